@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { text } from '../http/validate.ts';
+import { AI_ASSIGNEE } from '../tickets/values.ts';
+import { MEMBER_ROLES, type MemberRole } from '../workspaces/entity.ts';
+import type { WorkspaceService } from '../workspaces/service.ts';
+import { CommandError, UsageError } from './errors.ts';
+
+/**
+ * The shape every admin command shares. A command first turns its parsed arguments into a
+ * ready-to-run step (`prepare`), so usage and input errors surface before any database is
+ * opened; the step then runs against the services and returns both renderings of its result.
+ */
+export type OptionSpec = { type: 'string' | 'boolean'; short?: string };
+
+export type ParsedArgs = {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+};
+
+/** What a command produced: the `--json` object and the human sentence. */
+export type Outcome = { json: Record<string, unknown>; text: string };
+
+export type CommandServices = { workspaces: WorkspaceService };
+
+export type Command = {
+  /** Arguments after `<group> <action>`, e.g. `--name NAME`. */
+  usage: string;
+  summary: string;
+  options: Record<string, OptionSpec>;
+  /** Names of the positional arguments, all required. */
+  positionals?: readonly string[];
+  prepare: (args: ParsedArgs) => (services: CommandServices) => Promise<Outcome>;
+};
+
+export type CommandGroup = { name: string; commands: Record<string, Command> };
+
+/** The value of a required string option, or a usage error naming it. */
+export function requiredOption(args: ParsedArgs, name: string): string {
+  const value = args.values[name];
+  if (typeof value !== 'string') throw new UsageError(`--${name} is required.`);
+  return value;
+}
+
+export function optionalOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function check<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new CommandError(result.error.issues[0]?.message ?? 'Invalid value.');
+}
+
+/** A workspace or key name: 1-200 code points, not blank (the column holds 200). */
+export const checkName = (value: string, label: string): string =>
+  check(text({ min: 1, max: 200, nonBlank: true, label }), value);
+
+/**
+ * A human user id, under the same rule as a ticket's assignedTo, so that every member can be
+ * assigned: 1-200 code points, not blank, no surrounding whitespace or control characters, and
+ * not the AI sentinel.
+ */
+const userIdSchema = text({ min: 1, max: 200, nonBlank: true, label: '--user' }).check((ctx) => {
+  const s = ctx.value;
+  if (s.trim() === '') return;
+  if (s !== s.trim()) ctx.issues.push({ code: 'custom', input: s, message: '--user must not start or end with whitespace.' });
+  // eslint-disable-next-line no-control-regex
+  else if (/[\u0000-\u001f\u007f]/.test(s)) ctx.issues.push({ code: 'custom', input: s, message: '--user must not contain control characters.' });
+  else if (s === AI_ASSIGNEE) ctx.issues.push({ code: 'custom', input: s, message: `--user "${AI_ASSIGNEE}" is reserved for the AI agent.` });
+});
+
+export const checkUserId = (value: string): string => check(userIdSchema, value);
+
+export function checkRole(value: string | undefined): MemberRole {
+  if (value === undefined) return 'member';
+  if ((MEMBER_ROLES as readonly string[]).includes(value)) return value as MemberRole;
+  throw new CommandError(`--role must be one of: ${MEMBER_ROLES.join(', ')} (got "${value}").`);
+}
+
+/** Ids are UUIDs; a value that is not one names no workspace, so it is reported as not found. */
+export async function requireWorkspace(workspaces: WorkspaceService, id: string): Promise<string> {
+  const workspace = await workspaces.findWorkspace(id);
+  if (!workspace) throw new CommandError(`workspace not found: ${id}`);
+  return workspace.id;
+}

@@ -1,0 +1,90 @@
+import { constants } from 'node:os';
+import { CommandError, UsageError } from './errors.ts';
+
+/**
+ * Process plumbing shared by the CLI entries: what was opened is released in reverse order
+ * whatever happens (success, error, Ctrl-C, SIGTERM), errors become one line on stderr and an
+ * exit code, and nothing is left running, so the process ends by itself (no process.exit on
+ * the normal path). Kept free of database imports so that `--help` and usage errors are quick.
+ */
+export class Resources {
+  private readonly releases: Array<() => Promise<void>> = [];
+  private readonly opening = new Set<Promise<unknown>>();
+  private released: Promise<void> | undefined;
+
+  /** Opens something that must be released later (a database cluster, an ORM). */
+  async acquire<T>(open: () => Promise<T>, release: (value: T) => Promise<void>): Promise<T> {
+    const opened = open();
+    this.opening.add(opened);
+    try {
+      const value = await opened;
+      this.releases.push(() => release(value));
+      return value;
+    } finally {
+      this.opening.delete(opened);
+    }
+  }
+
+  /** Waits until nothing is half-open, so that a signal never orphans a cluster being started. */
+  async settled(): Promise<void> {
+    while (this.opening.size > 0) await Promise.allSettled([...this.opening]);
+  }
+
+  /** Runs every release once, newest first; later calls wait for the same run. */
+  release(): Promise<void> {
+    this.released ??= (async () => {
+      for (const release of this.releases.reverse()) {
+        await release().catch((err) => {
+          printError(`while shutting down: ${messageOf(err)}`);
+          process.exitCode ||= 1;
+        });
+      }
+    })();
+    return this.released;
+  }
+}
+
+export async function runEntry(main: (resources: Resources) => Promise<void>): Promise<void> {
+  const resources = new Resources();
+  // A supervisor's SIGTERM reaches only this process: stop the embedded cluster we started.
+  // A second signal is not caught (process.once) and ends the process at once.
+  let interrupted: string | undefined;
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    interrupted = signal;
+    printError(`interrupted (${signal}); shutting down.`);
+    void resources
+      .settled()
+      .then(() => resources.release())
+      .finally(() => process.exit(128 + constants.signals[signal]));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await main(resources);
+  } catch (err) {
+    // After a signal, the command fails because its resources are being released: not news.
+    if (interrupted) return;
+    printError(err instanceof UsageError || err instanceof CommandError ? err.message : messageOf(err));
+    process.exitCode = err instanceof UsageError ? 2 : 1;
+  } finally {
+    await resources.release();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+export function printError(message: string): void {
+  process.stderr.write(`error: ${message}\n`);
+}
+
+/** One line, whatever the error: node and driver messages sometimes span several. */
+export function messageOf(err: unknown): string {
+  const text = err instanceof Error ? err.message || err.name : String(err);
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** One line ending in a full stop, so that a usage hint can follow it. */
+export function sentence(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, ' ').trim();
+  return /[.?!]$/.test(line) ? line : `${line}.`;
+}

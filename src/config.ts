@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Everything else receives a typed Config.
+ */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+const envSchema = z.object({
+  PORT: port(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: optionalString,
+  DESKFLOW_DATA_DIR: z.string().default('.data'),
+  EMBEDDED_PG_PORT: port(54329),
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('deskflow'),
+  TEMPORAL_API_KEY: optionalString,
+  TEMPORAL_TLS: z.enum(['true', 'false', '']).optional(),
+  TEMPORAL_TLS_CERT_PATH: optionalString,
+  TEMPORAL_TLS_KEY_PATH: optionalString,
+  TEMPORAL_TLS_CA_PATH: optionalString,
+  TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_DEV_PORT: port(7233),
+  TEMPORAL_UI_PORT: port(8233),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(200),
+  RATE_LIMIT_BURST: z.coerce.number().min(0).default(2000),
+  DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
+  DESKFLOW_HTTP_ALLOW: z.string().default(''),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  temporal: {
+    address: string | undefined;
+    namespace: string;
+    taskQueue: string;
+    apiKey: string | undefined;
+    tls: boolean;
+    tlsCertPath: string | undefined;
+    tlsKeyPath: string | undefined;
+    tlsCaPath: string | undefined;
+    cliPath: string | undefined;
+    devPort: number;
+    uiPort: number;
+  };
+  rateLimit: { perSecond: number; burst: number };
+  dbPoolMax: number;
+  httpAllow: string[];
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DESKFLOW_DATA_DIR),
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      apiKey: e.TEMPORAL_API_KEY,
+      tls: e.TEMPORAL_TLS === 'true' || e.TEMPORAL_API_KEY !== undefined || e.TEMPORAL_TLS_CERT_PATH !== undefined,
+      tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
+      tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
+      tlsCaPath: e.TEMPORAL_TLS_CA_PATH,
+      cliPath: e.TEMPORAL_CLI_PATH,
+      devPort: e.TEMPORAL_DEV_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+    },
+    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
+    dbPoolMax: e.DB_POOL_MAX,
+    httpAllow: e.DESKFLOW_HTTP_ALLOW.split(',').map((s) => s.trim()).filter(Boolean),
+    logLevel: e.LOG_LEVEL,
+  };
+}

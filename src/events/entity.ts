@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Workspace } from '../workspaces/entity.ts';
+
+export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * A row of the transactional outbox: written in the same transaction as the change it
+ * describes, delivered to the workflow engine afterwards by the relay.
+ */
+const OutboxEventSchema = defineEntity({
+  name: 'OutboxEvent',
+  tableName: 'outbox_events',
+  properties: {
+    id: p.uuid().primary(),
+    workspace: () => p.manyToOne(Workspace).mapToPk().deleteRule('cascade'),
+    type: p.enum(EVENT_TYPES),
+    ticketId: p.uuid().nullable(),
+    payload: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(3),
+    /** Set once every matching workflow has been started for this event. */
+    deliveredAt: p.datetime(3).nullable(),
+    attempts: p.integer().default(0),
+    lastError: p.text().nullable(),
+  },
+  indexes: [
+    {
+      name: 'outbox_events_undelivered_idx',
+      expression: 'create index "outbox_events_undelivered_idx" on "outbox_events" ("created_at") where "delivered_at" is null',
+    },
+  ],
+});
+export class OutboxEvent extends OutboxEventSchema.class {}
+OutboxEventSchema.setClass(OutboxEvent);

@@ -1,0 +1,67 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Workspace } from '../workspaces/entity.ts';
+import { Workflow } from '../workflows/entity.ts';
+import { TRIGGER_TYPES } from '../graph/index.ts';
+
+export const EXECUTION_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export const FINISHED_STATUSES: ReadonlySet<ExecutionStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+const ExecutionSchema = defineEntity({
+  name: 'Execution',
+  tableName: 'executions',
+  properties: {
+    id: p.uuid().primary(),
+    workspace: () => p.manyToOne(Workspace).mapToPk().deleteRule('cascade'),
+    workflow: () => p.manyToOne(Workflow).mapToPk().deleteRule('cascade'),
+    workflowVersion: p.integer(),
+    status: p.enum(EXECUTION_STATUSES),
+    triggeredBy: p.enum(TRIGGER_TYPES),
+    ticketId: p.uuid().nullable(),
+    /** The outbox event that started it (event triggers); at most one execution per (event, workflow). */
+    eventId: p.uuid().nullable(),
+    /** What conditions and templates see: ticket, message, changes, tag, data. */
+    context: p.json<Record<string, unknown>>(),
+    /** Workflow ids of the chain of automations that led here, this one last (loop guard). */
+    chain: p.array().default([]),
+    /** Id of the Temporal workflow that runs it. */
+    runId: p.string().length(300),
+    /** When the Temporal workflow was started; null while it still has to be (engine down). */
+    dispatchedAt: p.datetime(3).nullable(),
+    startedAt: p.datetime(3),
+    completedAt: p.datetime(3).nullable(),
+    error: p.text().nullable(),
+  },
+  uniques: [{ name: 'executions_event_workflow_unique', properties: ['eventId', 'workflow'] }],
+  indexes: [
+    {
+      name: 'executions_workflow_started_idx',
+      expression: 'create index "executions_workflow_started_idx" on "executions" ("workflow_id", "started_at" desc, "id" desc)',
+    },
+    {
+      name: 'executions_undispatched_idx',
+      expression: 'create index "executions_undispatched_idx" on "executions" ("started_at") where "dispatched_at" is null and "status" = \'pending\'',
+    },
+  ],
+});
+export class Execution extends ExecutionSchema.class {}
+ExecutionSchema.setClass(Execution);
+
+export const STEP_STATUSES = ['passed', 'completed', 'failed', 'waiting', 'running'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+const ExecutionStepSchema = defineEntity({
+  name: 'ExecutionStep',
+  tableName: 'execution_steps',
+  properties: {
+    execution: () => p.manyToOne(Execution).mapToPk().primary().deleteRule('cascade'),
+    nodeId: p.string().length(100).primary(),
+    status: p.enum(STEP_STATUSES),
+    result: p.json<unknown>().nullable(),
+    startedAt: p.datetime(3),
+    completedAt: p.datetime(3).nullable(),
+    error: p.text().nullable(),
+  },
+});
+export class ExecutionStep extends ExecutionStepSchema.class {}
+ExecutionStepSchema.setClass(ExecutionStep);

@@ -1,0 +1,183 @@
+// Evaluation of condition nodes against the run context.
+//
+// Semantics (every operator is total: it never throws and answers false when it cannot
+// decide, so a surprising payload takes the `false` branch instead of failing the run):
+//
+// - `actual` is getPath(context, field); a missing path behaves as null.
+// - Strings compare case-insensitively (String#toLowerCase, locale-independent) unless the
+//   leaf says `caseSensitive: true`. Strings are never trimmed.
+// - equals: same JSON type and same value (arrays element-wise, objects key-wise, strings per
+//   the case rule). No coercion: 5 does not equal "5", true does not equal "true". null equals
+//   null and a missing field. Mismatched types are simply not equal.
+// - contains: a string subject contains a string value as a substring; an array subject
+//   contains the value when some element equals it (equals semantics). Anything else: false.
+// - starts_with / ends_with: string subject and string value only.
+// - in: `value` is a list; true when some element equals the subject. A non-list value: false.
+// - greater_than / greater_or_equal / less_than / less_or_equal: both sides finite numbers, or
+//   both ISO 8601 date/date-time strings compared as instants (no offset = UTC). Any other
+//   pairing (number vs numeric string, date vs number, missing) is false for all four.
+// - is_empty: null, missing, '' or whitespace-only string, [] or {}. Numbers and booleans
+//   (including 0 and false) are not empty.
+// - matches: the value is a regular expression (flag `u`, plus `i` unless caseSensitive) tested
+//   against a string subject; a non-string subject or an uncompilable pattern is false.
+// - changed: `changes` has an own entry for the field (`status` or `ticket.status`).
+//   changed_to / changed_from: the field changed and its `to` / `from` equals the value; a field
+//   that did not change is false whatever the value.
+// - Every negative operator (not_equals, not_contains, not_in, is_not_empty) is exactly the
+//   negation of its positive, so a missing field satisfies not_contains and not_in.
+// - Groups: `all` is every (empty: true), `any` is some (empty: false).
+
+import { parseIsoInstant } from './dates.ts';
+import { changedFieldName, getPath } from './paths.ts';
+import { isRecord } from './text.ts';
+import type { ConditionData, ConditionLeaf, RunContext } from './types.ts';
+
+export function evaluateCondition(cond: ConditionData, context: RunContext | unknown): boolean {
+  return evaluateAt(cond, context, 0);
+}
+
+// Validation caps nesting at 5; the evaluator caps it too so an unvalidated input can never
+// overflow the stack.
+const MAX_EVAL_DEPTH = 32;
+
+function evaluateAt(cond: unknown, context: unknown, depth: number): boolean {
+  if (!isRecord(cond) || depth > MAX_EVAL_DEPTH) return false;
+  if (Array.isArray(cond.conditions)) {
+    const parts = cond.conditions as unknown[];
+    if (cond.match === 'all') return parts.every((c) => evaluateAt(c, context, depth + 1));
+    if (cond.match === 'any') return parts.some((c) => evaluateAt(c, context, depth + 1));
+    return false;
+  }
+  if (typeof cond.field !== 'string' || typeof cond.operator !== 'string') return false;
+  return evaluateLeaf(cond as unknown as ConditionLeaf, context);
+}
+
+function evaluateLeaf(leaf: ConditionLeaf, context: unknown): boolean {
+  const cs = leaf.caseSensitive === true;
+  const expected = leaf.value;
+  switch (leaf.operator) {
+    case 'changed':
+    case 'changed_to':
+    case 'changed_from':
+      return evaluateChange(leaf, context, cs);
+    default:
+      break;
+  }
+  const actual = getPath(context, leaf.field) ?? null;
+  switch (leaf.operator) {
+    case 'equals':
+      return jsonEquals(actual, expected, cs);
+    case 'not_equals':
+      return !jsonEquals(actual, expected, cs);
+    case 'contains':
+      return contains(actual, expected, cs);
+    case 'not_contains':
+      return !contains(actual, expected, cs);
+    case 'starts_with':
+      return typeof actual === 'string' && typeof expected === 'string' && fold(actual, cs).startsWith(fold(expected, cs));
+    case 'ends_with':
+      return typeof actual === 'string' && typeof expected === 'string' && fold(actual, cs).endsWith(fold(expected, cs));
+    case 'in':
+      return isIn(actual, expected, cs);
+    case 'not_in':
+      return !isIn(actual, expected, cs);
+    case 'greater_than':
+      return compareWith(actual, expected, (d) => d > 0);
+    case 'greater_or_equal':
+      return compareWith(actual, expected, (d) => d >= 0);
+    case 'less_than':
+      return compareWith(actual, expected, (d) => d < 0);
+    case 'less_or_equal':
+      return compareWith(actual, expected, (d) => d <= 0);
+    case 'is_empty':
+      return isEmpty(actual);
+    case 'is_not_empty':
+      return !isEmpty(actual);
+    case 'matches':
+      return matches(actual, expected, cs);
+    default:
+      return false; // unknown operator: validation rejects it; at run time it never holds
+  }
+}
+
+function evaluateChange(leaf: ConditionLeaf, context: unknown, cs: boolean): boolean {
+  const name = changedFieldName(leaf.field);
+  if (name === undefined) return false;
+  const changes = getPath(context, 'changes');
+  if (!isRecord(changes) || !Object.hasOwn(changes, name)) return false;
+  if (leaf.operator === 'changed') return true;
+  const change = changes[name];
+  const side = leaf.operator === 'changed_to' ? 'to' : 'from';
+  const value = isRecord(change) && Object.hasOwn(change, side) ? change[side] : null;
+  return jsonEquals(value ?? null, leaf.value, cs);
+}
+
+function fold(s: string, caseSensitive: boolean): string {
+  return caseSensitive ? s : s.toLowerCase();
+}
+
+/** Structural JSON equality with the case rule for strings; undefined counts as null. */
+export function jsonEquals(a: unknown, b: unknown, caseSensitive: boolean): boolean {
+  const x = a ?? null;
+  const y = b ?? null;
+  if (typeof x === 'string' && typeof y === 'string') return fold(x, caseSensitive) === fold(y, caseSensitive);
+  if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object') return x === y;
+  if (Array.isArray(x) || Array.isArray(y)) {
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    return x.every((el, i) => jsonEquals(el, y[i], caseSensitive));
+  }
+  const xr = x as Record<string, unknown>;
+  const yr = y as Record<string, unknown>;
+  const keys = Object.keys(xr);
+  if (keys.length !== Object.keys(yr).length) return false;
+  return keys.every((k) => Object.hasOwn(yr, k) && jsonEquals(xr[k], yr[k], caseSensitive));
+}
+
+function contains(actual: unknown, expected: unknown, cs: boolean): boolean {
+  if (typeof actual === 'string') {
+    return typeof expected === 'string' && fold(actual, cs).includes(fold(expected, cs));
+  }
+  if (Array.isArray(actual)) return actual.some((el) => jsonEquals(el, expected, cs));
+  return false;
+}
+
+function isIn(actual: unknown, list: unknown, cs: boolean): boolean {
+  return Array.isArray(list) && list.some((el) => jsonEquals(actual, el, cs));
+}
+
+/** Sign of actual − expected for two numbers or two ISO instants; undefined otherwise. */
+export function compareValues(actual: unknown, expected: unknown): number | undefined {
+  if (typeof actual === 'number' && typeof expected === 'number') {
+    if (!Number.isFinite(actual) || !Number.isFinite(expected)) return undefined;
+    return Math.sign(actual - expected);
+  }
+  if (typeof actual === 'string' && typeof expected === 'string') {
+    const a = parseIsoInstant(actual);
+    const b = parseIsoInstant(expected);
+    if (a === undefined || b === undefined) return undefined;
+    return Math.sign(a - b);
+  }
+  return undefined;
+}
+
+function compareWith(actual: unknown, expected: unknown, test: (sign: number) => boolean): boolean {
+  const sign = compareValues(actual, expected);
+  return sign !== undefined && test(sign);
+}
+
+export function isEmpty(v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (typeof v === 'string') return v.trim() === '';
+  if (Array.isArray(v)) return v.length === 0;
+  if (isRecord(v)) return Object.keys(v).length === 0;
+  return false;
+}
+
+function matches(actual: unknown, pattern: unknown, cs: boolean): boolean {
+  if (typeof actual !== 'string' || typeof pattern !== 'string') return false;
+  try {
+    return new RegExp(pattern, cs ? 'u' : 'iu').test(actual);
+  } catch {
+    return false;
+  }
+}

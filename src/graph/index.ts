@@ -1,0 +1,61 @@
+// Public API of the pure graph module: types, save-time validation, run-time evaluation,
+// templates and the walker. Imported by the API and by the Temporal workflow sandbox, so
+// nothing here (or below) may do I/O, read the clock or keep module state.
+
+export {
+  ACTION_TYPES,
+  CHANGEABLE_TICKET_FIELDS,
+  CONTEXT_ROOTS,
+  HTTP_METHODS,
+  MAX_WAIT_SECONDS,
+  MESSAGE_CONTEXT_FIELDS,
+  NODE_TYPES,
+  OPERATORS,
+  RESOLUTION_TYPES,
+  TICKET_CONTEXT_FIELDS,
+  TICKET_PRIORITIES,
+  TICKET_STATUSES,
+  TRIGGER_TYPES,
+} from './types.ts';
+export type {
+  ActionData,
+  ActionNode,
+  ActionType,
+  ChangeableTicketField,
+  ConditionData,
+  ConditionGroup,
+  ConditionLeaf,
+  ConditionNode,
+  ContextRoot,
+  EdgeLabel,
+  EventTriggerData,
+  GraphEdge,
+  GraphIssue,
+  GraphNode,
+  GraphValidation,
+  HttpMethod,
+  NodeType,
+  Operator,
+  ResolutionType,
+  RunContext,
+  ScheduledTriggerData,
+  TicketFilter,
+  TicketPriority,
+  TicketStatus,
+  TriggerData,
+  TriggerNode,
+  TriggerType,
+  WorkflowGraph,
+} from './types.ts';
+
+export { defaultGraph, validateGraph, MAX_EDGES, MAX_ID_LENGTH, MAX_NODES } from './validate.ts';
+export { MAX_ISSUES } from './issues.ts';
+export { evaluateCondition } from './conditions.ts';
+export { getPath } from './paths.ts';
+export { renderTemplate, renderTemplateDeep, templatePaths } from './template.ts';
+export { GraphWalker, findTriggerNode, isBranchingNode, nodeById, outcomeEdges } from './walker.ts';
+export { cronProblem } from './cron.ts';
+export { regexProblem } from './regex-safety.ts';
+export { isValidTimeZone } from './validate-trigger.ts';
+export { parseIsoInstant } from './dates.ts';
+export { codePointLength } from './text.ts';

@@ -1,0 +1,248 @@
+// The vocabulary of a workflow graph (workflowJson). Pure declarations: this file is
+// imported by the API (validation on save) and by the Temporal workflow sandbox, so it
+// holds constants and types only. Lists are `as const` tuples instead of enums because the
+// project runs TypeScript through type stripping (no enums allowed).
+
+export const TRIGGER_TYPES = [
+  'ticket_created',
+  'ticket_updated',
+  'ticket_closed',
+  'message_received',
+  'tag_added',
+  'manual',
+  'scheduled',
+  'webhook',
+] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export const TICKET_STATUSES = ['open', 'pending', 'escalated', 'solved', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export type TicketPriority = (typeof TICKET_PRIORITIES)[number];
+
+export const RESOLUTION_TYPES = [
+  'resolved_by_agent',
+  'resolved_by_ai',
+  'resolved_by_automation',
+  'duplicate',
+  'spam',
+] as const;
+export type ResolutionType = (typeof RESOLUTION_TYPES)[number];
+
+export const NODE_TYPES = ['trigger', 'condition', 'action'] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
+
+export const OPERATORS = [
+  'equals',
+  'not_equals',
+  'contains',
+  'not_contains',
+  'starts_with',
+  'ends_with',
+  'in',
+  'not_in',
+  'greater_than',
+  'greater_or_equal',
+  'less_than',
+  'less_or_equal',
+  'is_empty',
+  'is_not_empty',
+  'matches',
+  'changed',
+  'changed_to',
+  'changed_from',
+] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export const ACTION_TYPES = [
+  'assign_ticket',
+  'set_status',
+  'set_priority',
+  'set_resolution_type',
+  'add_tag',
+  'remove_tag',
+  'send_reply',
+  'http_request',
+  'delay',
+  'wait_for_reply',
+] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Roots a condition field or a {{placeholder}} may start with (the run context's keys). */
+export const CONTEXT_ROOTS = ['ticket', 'message', 'changes', 'tag', 'data'] as const;
+export type ContextRoot = (typeof CONTEXT_ROOTS)[number];
+
+/** Fields of `ticket` in the run context: the public Ticket plus `language`. */
+export const TICKET_CONTEXT_FIELDS = [
+  'id',
+  'subject',
+  'status',
+  'priority',
+  'customerEmail',
+  'customerName',
+  'source',
+  'assignedTo',
+  'resolutionType',
+  'tags',
+  'createdAt',
+  'updatedAt',
+  'language',
+] as const;
+
+/** Fields of `message` in the run context: the public Message. */
+export const MESSAGE_CONTEXT_FIELDS = [
+  'id',
+  'ticketId',
+  'direction',
+  'senderEmail',
+  'senderName',
+  'body',
+  'bodyHtml',
+  'createdAt',
+] as const;
+
+/** Ticket fields a ticket_updated event can report in `changes` (and `changed*` can name). */
+export const CHANGEABLE_TICKET_FIELDS = [
+  'subject',
+  'status',
+  'priority',
+  'assignedTo',
+  'resolutionType',
+  'tags',
+  'customerEmail',
+  'customerName',
+] as const;
+export type ChangeableTicketField = (typeof CHANGEABLE_TICKET_FIELDS)[number];
+
+/** Upper bound for delay.seconds, wait_for_reply.timeoutSeconds: one year. */
+export const MAX_WAIT_SECONDS = 31_536_000;
+
+// ---------------------------------------------------------------------------------------
+// Node data
+
+/** Every node's data may carry a display label (≤ 200 characters). */
+interface Labelled {
+  label?: string;
+}
+
+export interface ConditionLeaf {
+  field: string;
+  operator: Operator;
+  value?: unknown;
+  caseSensitive?: boolean;
+}
+
+export interface ConditionGroup {
+  match: 'all' | 'any';
+  conditions: ConditionData[];
+}
+
+export type ConditionData = ConditionLeaf | ConditionGroup;
+
+export interface TicketFilter {
+  status?: TicketStatus[];
+  priority?: TicketPriority[];
+  tagsAny?: string[];
+  idleForSeconds?: number;
+}
+
+export interface ScheduledTriggerData extends Labelled {
+  triggerType: 'scheduled';
+  cron?: string;
+  intervalSeconds?: number;
+  timezone?: string;
+  ticketFilter?: TicketFilter;
+}
+
+export interface EventTriggerData extends Labelled {
+  triggerType: Exclude<TriggerType, 'scheduled'>;
+}
+
+export type TriggerData = ScheduledTriggerData | EventTriggerData;
+
+export type ActionData = Labelled &
+  (
+    | { actionType: 'assign_ticket'; assignTo: string }
+    | { actionType: 'set_status'; status: TicketStatus }
+    | { actionType: 'set_priority'; priority: TicketPriority }
+    | { actionType: 'set_resolution_type'; resolutionType: ResolutionType }
+    | { actionType: 'add_tag'; tag: string }
+    | { actionType: 'remove_tag'; tag: string }
+    | { actionType: 'send_reply'; body: string; bodyHtml?: string }
+    | {
+        actionType: 'http_request';
+        method: HttpMethod;
+        url: string;
+        headers?: Record<string, string>;
+        body?: string | Record<string, unknown> | unknown[];
+      }
+    | { actionType: 'delay'; seconds: number; until?: never }
+    | { actionType: 'delay'; until: string; seconds?: never }
+    | { actionType: 'wait_for_reply'; timeoutSeconds: number }
+  );
+
+// ---------------------------------------------------------------------------------------
+// Graph
+
+/** Keys other than id/type/data (e.g. `position` of a UI editor) are allowed and kept. */
+interface NodeBase {
+  id: string;
+  position?: unknown;
+}
+
+export interface TriggerNode extends NodeBase {
+  type: 'trigger';
+  data: TriggerData;
+}
+
+export interface ConditionNode extends NodeBase {
+  type: 'condition';
+  data: ConditionData & Labelled;
+}
+
+export interface ActionNode extends NodeBase {
+  type: 'action';
+  data: ActionData;
+}
+
+export type GraphNode = TriggerNode | ConditionNode | ActionNode;
+
+export type EdgeLabel = 'true' | 'false';
+
+export interface GraphEdge {
+  source: string;
+  target: string;
+  label?: EdgeLabel;
+  id?: string;
+}
+
+export interface WorkflowGraph {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** Opaque UI state (pan/zoom of an editor); kept as given. */
+  viewport?: unknown;
+}
+
+/** One problem found by validateGraph; `path` is rooted at `workflowJson`. */
+export interface GraphIssue {
+  path: string;
+  message: string;
+}
+
+export type GraphValidation = { ok: true; graph: WorkflowGraph } | { ok: false; issues: GraphIssue[] };
+
+/**
+ * The run context conditions and templates read. A plain JSON object built by the caller;
+ * every key is optional because which ones exist depends on the trigger.
+ */
+export interface RunContext {
+  ticket?: Record<string, unknown>;
+  message?: Record<string, unknown>;
+  changes?: Record<string, { from: unknown; to: unknown }>;
+  tag?: string;
+  data?: Record<string, unknown>;
+}

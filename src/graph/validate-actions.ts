@@ -1,0 +1,196 @@
+// Validation of an action node's data, discriminated by actionType. Parameter limits mirror
+// the ticket and message fields the action writes (assignTo ≤ 200, reply body ≤ 100,000,
+// bodyHtml ≤ 200,000) so an action never fails at run time on a rule known at save time.
+
+import { parseIsoInstant } from './dates.ts';
+import { childPath } from './issues.ts';
+import type { Scope } from './issues.ts';
+import { isRecord, quote } from './text.ts';
+import { ACTION_TYPES, HTTP_METHODS, MAX_WAIT_SECONDS, RESOLUTION_TYPES, TICKET_PRIORITIES, TICKET_STATUSES } from './types.ts';
+import type { ActionType } from './types.ts';
+import {
+  checkEnum,
+  checkKeys,
+  checkLabel,
+  checkNumber,
+  checkString,
+  checkStringValue,
+  checkTemplate,
+  jsonDepth,
+} from './validate-fields.ts';
+
+const PARAMS: Record<ActionType, readonly string[]> = {
+  assign_ticket: ['assignTo'],
+  set_status: ['status'],
+  set_priority: ['priority'],
+  set_resolution_type: ['resolutionType'],
+  add_tag: ['tag'],
+  remove_tag: ['tag'],
+  send_reply: ['body', 'bodyHtml'],
+  http_request: ['method', 'url', 'headers', 'body'],
+  delay: ['seconds', 'until'],
+  wait_for_reply: ['timeoutSeconds'],
+};
+
+export const MAX_URL_LENGTH = 2048;
+export const MAX_HEADERS = 50;
+const MAX_HEADER_VALUE = 8192;
+const MAX_BODY_DEPTH = 20;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+// Set by the http activity itself (Idempotency-Key) or by the HTTP client from the request;
+// letting a workflow override them would break idempotency or the request framing.
+const RESERVED_HEADERS = ['idempotency-key', 'host', 'content-length', 'transfer-encoding', 'connection'];
+
+export function checkActionData(scope: Scope, data: Record<string, unknown>): void {
+  checkLabel(scope, data);
+  const type = data.actionType;
+  const typePath = childPath(scope.path, 'actionType');
+  if (!Object.hasOwn(data, 'actionType')) {
+    scope.issues.add(typePath, `${scope.who}: actionType is missing`);
+    return;
+  }
+  if (typeof type !== 'string' || !(ACTION_TYPES as readonly string[]).includes(type)) {
+    scope.issues.add(typePath, `${scope.who}: unknown action type ${quote(type)} (action types: ${ACTION_TYPES.join(', ')})`);
+    return;
+  }
+  const actionType = type as ActionType;
+  checkKeys(scope, data, ['actionType', 'label', ...PARAMS[actionType]]);
+  switch (actionType) {
+    case 'assign_ticket':
+      checkString(scope, data, 'assignTo', { min: 1, max: 200, notBlank: true, template: true });
+      return;
+    case 'set_status':
+      checkEnum(scope, data, 'status', TICKET_STATUSES);
+      return;
+    case 'set_priority':
+      checkEnum(scope, data, 'priority', TICKET_PRIORITIES);
+      return;
+    case 'set_resolution_type':
+      checkEnum(scope, data, 'resolutionType', RESOLUTION_TYPES);
+      return;
+    case 'add_tag':
+    case 'remove_tag':
+      checkString(scope, data, 'tag', { min: 1, max: 100, notBlank: true, template: true });
+      return;
+    case 'send_reply':
+      checkString(scope, data, 'body', { min: 1, max: 100_000, notBlank: true, template: true });
+      if (Object.hasOwn(data, 'bodyHtml')) {
+        checkString(scope, data, 'bodyHtml', { min: 0, max: 200_000, template: true });
+      }
+      return;
+    case 'http_request':
+      checkHttpRequest(scope, data);
+      return;
+    case 'delay':
+      checkDelay(scope, data);
+      return;
+    case 'wait_for_reply':
+      checkNumber(scope, data, 'timeoutSeconds', { greaterThan: 0, atMost: MAX_WAIT_SECONDS });
+      return;
+  }
+}
+
+function checkHttpRequest(scope: Scope, data: Record<string, unknown>): void {
+  const method = checkMethod(scope, data);
+  const url = checkString(scope, data, 'url', { min: 1, max: MAX_URL_LENGTH, notBlank: true, template: true });
+  // A url that starts with a placeholder gets its scheme at run time; the activity checks it
+  // again after rendering (and refuses private addresses).
+  if (url !== undefined && !url.startsWith('{{') && !/^https?:\/\//i.test(url)) {
+    scope.issues.add(childPath(scope.path, 'url'), `${scope.who}: url must start with http:// or https://, got ${quote(url)}`);
+  }
+  if (Object.hasOwn(data, 'headers')) checkHeaders(scope, data.headers);
+  if (Object.hasOwn(data, 'body')) {
+    const bodyPath = childPath(scope.path, 'body');
+    const body = data.body;
+    if (method === 'GET' || method === 'HEAD') {
+      scope.issues.add(bodyPath, `${scope.who}: a ${method} request cannot have a body`);
+    } else if (typeof body === 'string') {
+      checkTemplate(scope, bodyPath, 'body', body);
+    } else if (typeof body === 'object' && body !== null) {
+      if (jsonDepth(body, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+        scope.issues.add(bodyPath, `${scope.who}: body nests deeper than ${MAX_BODY_DEPTH} levels`);
+      } else {
+        checkTemplatesDeep(scope, bodyPath, body);
+      }
+    } else {
+      scope.issues.add(bodyPath, `${scope.who}: body must be a string or a JSON object or array, got ${quote(body)}`);
+    }
+  }
+}
+
+function checkMethod(scope: Scope, data: Record<string, unknown>): string | undefined {
+  const path = childPath(scope.path, 'method');
+  const method = data.method;
+  if (!Object.hasOwn(data, 'method')) {
+    scope.issues.add(path, `${scope.who}: method is missing`);
+    return undefined;
+  }
+  if (typeof method === 'string' && (HTTP_METHODS as readonly string[]).includes(method)) return method;
+  const upper = typeof method === 'string' ? method.toUpperCase() : '';
+  const hint = (HTTP_METHODS as readonly string[]).includes(upper) ? ` (write it in uppercase: "${upper}")` : '';
+  scope.issues.add(path, `${scope.who}: method must be one of ${HTTP_METHODS.join(', ')} in uppercase, got ${quote(method)}${hint}`);
+  return undefined;
+}
+
+function checkHeaders(scope: Scope, headers: unknown): void {
+  const path = childPath(scope.path, 'headers');
+  if (!isRecord(headers)) {
+    scope.issues.add(path, `${scope.who}: headers must be an object of header names to string values`);
+    return;
+  }
+  const names = Object.keys(headers);
+  if (names.length > MAX_HEADERS) {
+    scope.issues.add(path, `${scope.who}: at most ${MAX_HEADERS} headers, got ${names.length}`);
+    return;
+  }
+  for (const name of names) {
+    const valuePath = childPath(path, name);
+    if (!HEADER_NAME.test(name)) {
+      scope.issues.add(valuePath, `${scope.who}: ${quote(name)} is not a valid header name`);
+      continue;
+    }
+    if (RESERVED_HEADERS.includes(name.toLowerCase())) {
+      scope.issues.add(valuePath, `${scope.who}: header ${name} is set by Deskflow and cannot be overridden`);
+      continue;
+    }
+    const value = checkStringValue(scope, valuePath, `header ${name}`, headers[name], {
+      min: 0,
+      max: MAX_HEADER_VALUE,
+      template: true,
+    });
+    if (value !== undefined && /[\r\n\0]/.test(value)) {
+      scope.issues.add(valuePath, `${scope.who}: header ${name} must not contain line breaks`);
+    }
+  }
+}
+
+function checkTemplatesDeep(scope: Scope, path: string, value: unknown): void {
+  if (typeof value === 'string') {
+    checkTemplate(scope, path, 'body', value);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, k) => checkTemplatesDeep(scope, childPath(path, k), v));
+  } else if (isRecord(value)) {
+    for (const [k, v] of Object.entries(value)) checkTemplatesDeep(scope, childPath(path, k), v);
+  }
+}
+
+function checkDelay(scope: Scope, data: Record<string, unknown>): void {
+  const hasSeconds = Object.hasOwn(data, 'seconds');
+  const hasUntil = Object.hasOwn(data, 'until');
+  if (hasSeconds === hasUntil) {
+    const what = hasSeconds ? 'either seconds or until, not both' : 'seconds or until';
+    scope.issues.add(scope.path, `${scope.who}: delay needs ${what}`);
+    return;
+  }
+  if (hasSeconds) {
+    checkNumber(scope, data, 'seconds', { greaterThan: 0, atMost: MAX_WAIT_SECONDS });
+    return;
+  }
+  const until = data.until;
+  if (typeof until !== 'string' || parseIsoInstant(until, { requireTimeAndOffset: true }) === undefined) {
+    scope.issues.add(
+      childPath(scope.path, 'until'),
+      `${scope.who}: until must be an ISO 8601 date-time with an offset (like 2025-01-31T09:00:00Z), got ${quote(until)}`,
+    );
+  }
+}

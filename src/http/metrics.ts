@@ -1,0 +1,43 @@
+import Router from '@koa/router';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AppState } from './state.ts';
+
+/**
+ * GET /metrics (no key; aggregates only, no tenant data) in Prometheus text format. Read from
+ * the database, so it is the same whichever process answers: the outbox backlog, executions
+ * by status, and deliveries the loop guard stopped (CONTRACT §5).
+ */
+export function metricsRoutes(orm: MikroORM): Router<AppState> {
+  const router = new Router<AppState>();
+  router.get('/metrics', async (ctx) => {
+    const em = orm.em.fork();
+    const [outbox, executions] = await Promise.all([
+      em.execute<Array<{ undelivered: string; loop_guarded: string; oldest_age: string | null }>>(
+        `select count(*) filter (where delivered_at is null) as undelivered,
+                count(*) filter (where last_error like 'loop guard:%') as loop_guarded,
+                extract(epoch from now() - min(created_at) filter (where delivered_at is null)) as oldest_age
+           from outbox_events`,
+      ),
+      em.execute<Array<{ status: string; count: string }>>(`select status, count(*) as count from executions group by status`),
+    ]);
+    const lines = [
+      '# HELP deskflow_outbox_undelivered Events waiting for delivery to the workflow engine.',
+      '# TYPE deskflow_outbox_undelivered gauge',
+      `deskflow_outbox_undelivered ${Number(outbox[0].undelivered)}`,
+      '# HELP deskflow_outbox_oldest_undelivered_seconds Age of the oldest undelivered event.',
+      '# TYPE deskflow_outbox_oldest_undelivered_seconds gauge',
+      `deskflow_outbox_oldest_undelivered_seconds ${Number(outbox[0].oldest_age ?? 0)}`,
+      '# HELP deskflow_loop_guard_stops_total Events whose delivery the loop guard stopped for at least one workflow.',
+      '# TYPE deskflow_loop_guard_stops_total counter',
+      `deskflow_loop_guard_stops_total ${Number(outbox[0].loop_guarded)}`,
+      '# HELP deskflow_executions Executions by status.',
+      '# TYPE deskflow_executions gauge',
+      ...['pending', 'running', 'completed', 'failed', 'cancelled'].map(
+        (status) => `deskflow_executions{status="${status}"} ${Number(executions.find((r) => r.status === status)?.count ?? 0)}`,
+      ),
+    ];
+    ctx.type = 'text/plain; version=0.0.4';
+    ctx.body = lines.join('\n') + '\n';
+  });
+  return router;
+}

@@ -1,0 +1,44 @@
+import type { Context } from 'koa';
+import { payloadTooLarge, unsupportedMediaType } from '../errors.ts';
+
+/**
+ * Reads the request body as bytes, refusing more than `limitBytes` (declared or received).
+ * For endpoints that must see the exact bytes, such as a signed webhook.
+ */
+export async function readRawJsonBody(ctx: Context, limitBytes: number): Promise<Buffer> {
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > limitBytes) throw payloadTooLarge(limitBytes);
+  const hasBody = ctx.request.length ? ctx.request.length > 0 : ctx.get('transfer-encoding') !== '';
+  if (hasBody && !ctx.request.is('application/json', '+json')) throw unsupportedMediaType();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const req = ctx.req;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        cleanup();
+        req.resume(); // discard the rest so the 413 can still be answered
+        reject(payloadTooLarge(limitBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}

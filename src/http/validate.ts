@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { validationFailed, type ErrorDetail } from '../errors.ts';
+
+/** Parses `input` with `schema` or throws a 400 `validation_failed` naming each offending field. */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, where = ''): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw validationFailed(toDetails(result.error, where));
+}
+
+export function toDetails(error: z.ZodError, where = ''): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const issue of error.issues) {
+    const base = [where, ...issue.path.map(String)].filter(Boolean).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        details.push({ path: [base, key].filter(Boolean).join('.'), message: `Unknown field "${key}".` });
+      }
+    } else {
+      details.push({ path: base || '(body)', message: issue.message });
+    }
+  }
+  return details;
+}
+
+/** Length in Unicode code points: an emoji counts 1. */
+export const codePoints = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/**
+ * Text PostgreSQL cannot store: U+0000 (not in text at all) and unpaired UTF-16 surrogates (not in
+ * jsonb, where events and workflow graphs live). Every JSON body is checked for them, keys and
+ * values, and refused with a 400 naming the place instead of failing in the database.
+ */
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+
+export function unstorableText(value: unknown, path = ''): ErrorDetail | null {
+  if (typeof value === 'string') {
+    return UNSTORABLE.test(value) ? { path: path || '(body)', message: 'Text must be valid Unicode without NUL (U+0000) characters.' } : null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (UNSTORABLE.test(key)) return { path: at, message: 'Field names must be valid Unicode without NUL (U+0000) characters.' };
+    const found = unstorableText(item, at);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** A string of `min`..`max` code points; `nonBlank` refuses whitespace-only text. */
+export function text(opts: { min?: number; max: number; nonBlank?: boolean; label: string }) {
+  const { min = 0, max, nonBlank = false, label } = opts;
+  return z
+    .string({ error: (i) => (i.input === undefined ? `${label} is required.` : i.input === null ? `${label} must not be null.` : `${label} must be a string.`) })
+    .check((ctx) => {
+      const s = ctx.value;
+      const n = codePoints(s);
+      if (n < min) ctx.issues.push({ code: 'custom', input: s, message: min === 1 ? `${label} must not be empty.` : `${label} must be at least ${min} characters.` });
+      else if (n > max) ctx.issues.push({ code: 'custom', input: s, message: `${label} must be at most ${max} characters (got ${n}).` });
+      else if (nonBlank && s.trim() === '') ctx.issues.push({ code: 'custom', input: s, message: `${label} must not be blank.` });
+    });
+}
+
+/** An email address: trimmed, `local@domain` with one `@`, no whitespace, at most 320 code points. */
+export function email(label: string) {
+  return z
+    .string({ error: (i) => (i.input === undefined ? `${label} is required.` : `${label} must be a string.`) })
+    .transform((s) => s.trim())
+    .check((ctx) => {
+      const s = ctx.value;
+      if (codePoints(s) > 320) ctx.issues.push({ code: 'custom', input: s, message: `${label} must be at most 320 characters.` });
+      else if (!/^[^@\s]+@[^@\s]+$/u.test(s)) ctx.issues.push({ code: 'custom', input: s, message: `${label} must be an email address like name@example.com.` });
+    });
+}
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T, label: string) {
+  return z.enum(values, { error: () => `${label} must be one of: ${values.join(', ')}.` });
+}

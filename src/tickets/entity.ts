@@ -1,0 +1,32 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Workspace } from '../workspaces/entity.ts';
+import { PRIORITIES, RESOLUTION_TYPES, SOURCES, STATUSES } from './values.ts';
+
+const TicketSchema = defineEntity({
+  name: 'Ticket',
+  tableName: 'tickets',
+  properties: {
+    id: p.uuid().primary(),
+    workspace: () => p.manyToOne(Workspace).mapToPk().deleteRule('cascade'),
+    subject: p.text(),
+    status: p.enum(STATUSES),
+    priority: p.enum(PRIORITIES),
+    customerEmail: p.string().length(320),
+    customerName: p.string().length(200).nullable(),
+    source: p.enum(SOURCES),
+    assignedTo: p.string().length(200).nullable(),
+    resolutionType: p.enum(RESOLUTION_TYPES).nullable(),
+    tags: p.array().default([]),
+    language: p.string().length(3).nullable(),
+    /** Last per-ticket message sequence number handed out; gives messages a stable order. */
+    messageSeq: p.integer().default(0),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+  indexes: [
+    { name: 'tickets_workspace_created_idx', expression: 'create index "tickets_workspace_created_idx" on "tickets" ("workspace_id", "created_at" desc, "id" desc)' },
+    { name: 'tickets_workspace_status_created_idx', expression: 'create index "tickets_workspace_status_created_idx" on "tickets" ("workspace_id", "status", "created_at" desc, "id" desc)' },
+  ],
+});
+export class Ticket extends TicketSchema.class {}
+TicketSchema.setClass(Ticket);

@@ -1,0 +1,4 @@
+// The workflows the worker registers. Bundled for the Temporal sandbox: no Node built-ins,
+// no I/O, relative imports only (see test/engine/bundle.test.ts).
+export { runGraph } from './run-graph.ts';
+export { scheduledTick } from './scheduled-tick.ts';

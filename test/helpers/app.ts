@@ -1,0 +1,86 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { inject } from 'vitest';
+import { createApp, type AppDeps } from '../../src/app.ts';
+import { openOrm } from '../../src/db/orm.ts';
+import { createLogger } from '../../src/logger.ts';
+import { WorkspaceService } from '../../src/workspaces/service.ts';
+
+export type TestApp = { baseUrl: string; orm: MikroORM; close: () => Promise<void> };
+
+/** The real app on the run's test database, listening on a free port. */
+export async function startTestApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
+  const orm = await openOrm({ databaseUrl: inject('databaseUrl'), poolMax: 20 });
+  const app = createApp({
+    orm,
+    config: { rateLimit: { perSecond: 0, burst: 0 } },
+    logger: createLogger('silent'),
+    ...overrides,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    orm,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await orm.close();
+    },
+  };
+}
+
+export type TestWorkspace = { workspaceId: string; key: string; keyId: string };
+
+/** A fresh workspace with one API key and the given members. */
+export async function createWorkspace(orm: MikroORM, members: Array<{ userId: string; role?: 'member' | 'admin' }> = []): Promise<TestWorkspace> {
+  const workspaces = new WorkspaceService(orm.em.fork());
+  const workspace = await workspaces.createWorkspace(`test-${Math.random().toString(36).slice(2, 8)}`);
+  const { id, key } = await workspaces.createKey(workspace.id, 'test');
+  for (const m of members) await workspaces.addMember(workspace.id, m.userId, m.role ?? 'member');
+  return { workspaceId: workspace.id, key, keyId: id };
+}
+
+export type ApiResponse<T = any> = { status: number; headers: Headers; body: T };
+
+/** A small JSON client bound to a base URL and key. */
+export function client(baseUrl: string, key?: string) {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text for the assertion message */
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body, headers),
+    patch: (path: string, body?: unknown, headers?: Record<string, string>) => call('PATCH', path, body, headers),
+    delete: (path: string, headers?: Record<string, string>) => call('DELETE', path, undefined, headers),
+    call,
+  };
+}
+export type Client = ReturnType<typeof client>;
+
+export const newTicket = (overrides: Record<string, unknown> = {}) => ({
+  subject: 'Printer is on fire',
+  customerEmail: 'customer@example.com',
+  customerName: 'Casey Customer',
+  body: 'It started smoking this morning.',
+  ...overrides,
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/temporal-setup.ts'],
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Two cores: files run in parallel, each in its own workspace of the shared test database.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
