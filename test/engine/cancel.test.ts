@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../helpers/expect.ts';
+import {
+  activeWorkflow,
+  engineWorkspace,
+  executionAtStep,
+  finishedExecutions,
+  openTicket,
+  readTicket,
+  startEngineApp,
+  stepOf,
+  type EngineApp,
+} from '../helpers/engine.ts';
+
+// CONTRACT §4: POST /api/workflows/:id/executions/:executionId/cancel.
+
+let app: EngineApp;
+beforeAll(async () => {
+  app = await startEngineApp();
+});
+afterAll(() => app?.close());
+
+const longWait = {
+  nodes: [
+    { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
+    { id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 30 } },
+    { id: 'follow-up', type: 'action', data: { actionType: 'add_tag', tag: 'followed-up' } },
+  ],
+  edges: [
+    { source: 'start', target: 'wait' },
+    { source: 'wait', target: 'follow-up' },
+  ],
+};
+
+describe('cancelling an execution', () => {
+  it('stops a run waiting in a delay: it ends cancelled at once, and a second cancel is 409', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(api, 'ticket_created', longWait.nodes, longWait.edges);
+    const ticketId = await openTicket(api);
+
+    const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
+    expect(waiting.status).toBe('running');
+    expect(stepOf(waiting, 'wait')).toMatchObject({ status: 'waiting', completedAt: null });
+    expect(stepOf(waiting, 'follow-up')).toBeUndefined();
+
+    const res = await api.post(`/api/workflows/${workflowId}/executions/${waiting.id}/cancel`);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.execution).toMatchObject({ id: waiting.id, workflowId });
+
+    // Well before the 30 s delay would have ended.
+    const [ended] = await finishedExecutions(api, workflowId, 1, 10_000);
+    expect(ended).toMatchObject({ id: waiting.id, status: 'cancelled', error: null });
+    expect(ended.completedAt).not.toBeNull();
+    expect(stepOf(ended, 'follow-up')).toBeUndefined();
+    expect((await readTicket(api, ticketId)).tags).toEqual([]);
+
+    expectError(await api.post(`/api/workflows/${workflowId}/executions/${waiting.id}/cancel`), 409, 'execution_finished');
+  });
+
+  it('a finished execution cannot be cancelled (409)', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
+        { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'seen' } },
+      ],
+      [{ source: 'start', target: 'tag' }],
+    );
+    await openTicket(api);
+    const [done] = await finishedExecutions(api, workflowId);
+    expect(done.status).toBe('completed');
+    expectError(await api.post(`/api/workflows/${workflowId}/executions/${done.id}/cancel`), 409, 'execution_finished');
+    const [after] = await finishedExecutions(api, workflowId);
+    expect(after.status).toBe('completed');
+  });
+
+  it('unknown executions, and executions of another workspace, are 404', async () => {
+    const { api } = await engineWorkspace(app);
+    const other = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(api, 'ticket_created', longWait.nodes, longWait.edges);
+    await openTicket(api);
+    const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
+
+    expectError(await api.post(`/api/workflows/${workflowId}/executions/00000000-0000-4000-8000-000000000000/cancel`), 404, 'not_found');
+    expectError(await api.post(`/api/workflows/${workflowId}/executions/not-an-id/cancel`), 404, 'not_found');
+    expectError(await other.api.post(`/api/workflows/${workflowId}/executions/${waiting.id}/cancel`), 404, 'not_found');
+    const otherWorkflow = await activeWorkflow(other.api, 'manual', [{ id: 'start', type: 'trigger', data: { triggerType: 'manual' } }], []);
+    expectError(await other.api.post(`/api/workflows/${otherWorkflow}/executions/${waiting.id}/cancel`), 404, 'not_found');
+
+    // Still waiting; clean up by cancelling it.
+    expect((await api.post(`/api/workflows/${workflowId}/executions/${waiting.id}/cancel`)).status).toBe(202);
+    const [ended] = await finishedExecutions(api, workflowId, 1, 10_000);
+    expect(ended.status).toBe('cancelled');
+  });
+});

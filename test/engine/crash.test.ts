@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  activeWorkflow,
+  engineWorkspace,
+  finishedExecutions,
+  openTicket,
+  readMessages,
+  startEngineApp,
+  stepOf,
+  type EngineApp,
+} from '../helpers/engine.ts';
+
+// CONTRACT §5/§8: a worker that dies mid-action loses nothing and doubles nothing. The worker
+// runs in a process of its own and is SIGKILLed while its http_request is in flight; a fresh
+// worker retries the action (same Idempotency-Key) and the run completes, its reply sent once.
+// Temporal retries the killed activity only after its start-to-close timeout (15 s for
+// http_request), and the workflow task waits out the dead worker's sticky queue: allow a minute.
+
+const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'worker-process.ts');
+
+/** A receiver of the workflow's webhook: holds the first request open (the worker dies meanwhile), answers the rest. */
+function startReceiver() {
+  const keys: string[] = [];
+  let firstArrived!: () => void;
+  const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
+  const server = http.createServer((req, res) => {
+    keys.push(String(req.headers['idempotency-key']));
+    req.resume();
+    if (keys.length === 1) {
+      firstArrived();
+      return; // never answered
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+  });
+  return { server, keys, arrived };
+}
+
+function spawnWorker(app: EngineApp): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [fixture], {
+    env: {
+      ...process.env,
+      DATABASE_URL: inject('databaseUrl'),
+      TEMPORAL_ADDRESS: app.temporal.address,
+      TASK_QUEUE: app.taskQueue,
+      WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+      DESKFLOW_HTTP_ALLOW: '127.0.0.1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/^ready$/m.test(output)) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}) before it was ready:\n${output}`)));
+  });
+}
+
+let app: EngineApp;
+let child: ChildProcess | null = null;
+const receiver = startReceiver();
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+  // No worker in this process for now: the runs go to the worker process.
+  app = await startEngineApp({ worker: false, httpAllow: ['127.0.0.1'] });
+});
+afterAll(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  receiver.server.closeAllConnections();
+  await new Promise<void>((resolve) => receiver.server.close(() => resolve()));
+  await app?.close();
+});
+
+describe('a worker killed in the middle of an action', () => {
+  it('is replaced by a fresh worker that finishes the run, each effect exactly once', async () => {
+    const { api } = await engineWorkspace(app);
+    const { port } = receiver.server.address() as AddressInfo;
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
+        { id: 'notify', type: 'action', data: { actionType: 'http_request', method: 'POST', url: `http://127.0.0.1:${port}/hooks/{{ticket.id}}`, body: { subject: '{{ticket.subject}}' } } },
+        { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Our on-call team has been notified.' } },
+      ],
+      [
+        { source: 'start', target: 'notify' },
+        { source: 'notify', target: 'reply' },
+      ],
+    );
+    child = await spawnWorker(app);
+    const ticketId = await openTicket(api);
+
+    await receiver.arrived; // the action is in flight in the worker process
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    await app.startWorker();
+
+    const [execution] = await finishedExecutions(api, workflowId, 1, 55_000);
+    expect(execution.status).toBe('completed');
+    expect(stepOf(execution, 'notify')).toMatchObject({ status: 'completed', result: { status: 200, body: '{"received":true}' } });
+    expect(stepOf(execution, 'reply')?.status).toBe('completed');
+
+    const outbound = (await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound');
+    expect(outbound.map((m) => m.body)).toEqual(['Our on-call team has been notified.']);
+    // Each attempt of the action carried the same key, so the receiver can tell it is one request.
+    expect(receiver.keys.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(receiver.keys)).toEqual(new Set([`${execution.id}:notify`]));
+  }, 60_000);
+});

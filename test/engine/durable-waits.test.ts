@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeWorkflow, engineWorkspace, eventually, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import type { Client } from '../helpers/app.ts';
+
+let app: EngineApp;
+beforeAll(async () => {
+  app = await startEngineApp();
+});
+afterAll(() => app?.close());
+
+const waitingStep = async (api: Client, workflowId: string, nodeId: string) =>
+  eventually(async () => {
+    const [execution] = (await api.get(`/api/workflows/${workflowId}/executions`)).body.executions ?? [];
+    return execution?.steps.some((s: { nodeId: string; status: string }) => s.nodeId === nodeId && s.status === 'waiting') ? execution : undefined;
+  }, 20_000, `a waiting step for ${nodeId}`);
+
+describe('a waiting run', () => {
+  it('survives a worker restart and takes the reply branch when the customer answers', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
+        { id: 'await-answer', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds: 120 } },
+        { id: 'thanks', type: 'action', data: { actionType: 'add_tag', tag: 'answered' } },
+        { id: 'nudge', type: 'action', data: { actionType: 'add_tag', tag: 'silent' } },
+      ],
+      [
+        { source: 'created', target: 'await-answer' },
+        { source: 'await-answer', target: 'thanks', label: 'true' },
+        { source: 'await-answer', target: 'nudge', label: 'false' },
+      ],
+    );
+    const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
+    const waiting = await waitingStep(api, workflowId, 'await-answer');
+    expect(waiting.status).toBe('running');
+
+    await app.worker!.stop();
+    await app.startWorker();
+    await api.post(`/api/v1/tickets/${ticket.id}/messages`, { body: 'Here is the answer', senderEmail: ticket.customerEmail });
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution.status).toBe('completed');
+    const wait = execution.steps.find((s: { nodeId: string }) => s.nodeId === 'await-answer');
+    expect(wait).toMatchObject({ status: 'completed', result: true });
+    expect(execution.steps.map((s: { nodeId: string }) => s.nodeId)).not.toContain('nudge');
+    expect((await api.get(`/api/v1/tickets/${ticket.id}`)).body.data.tags).toEqual(['answered']);
+  });
+
+  it('keeps its timer across a worker restart', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
+        { id: 'pause', type: 'action', data: { actionType: 'delay', seconds: 3 } },
+        { id: 'later', type: 'action', data: { actionType: 'set_priority', priority: 'low' } },
+      ],
+      [
+        { source: 'created', target: 'pause' },
+        { source: 'pause', target: 'later' },
+      ],
+    );
+    const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
+    await waitingStep(api, workflowId, 'pause');
+    await app.worker!.stop();
+    await app.startWorker();
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution.status).toBe('completed');
+    expect((await api.get(`/api/v1/tickets/${ticket.id}`)).body.data.priority).toBe('low');
+  });
+});

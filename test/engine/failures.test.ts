@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  activeWorkflow,
+  engineWorkspace,
+  finishedExecutions,
+  openTicket,
+  readMessages,
+  readTicket,
+  startEngineApp,
+  stepOf,
+  stepStates,
+  type EngineApp,
+} from '../helpers/engine.ts';
+import { actionNode, triggerNode } from '../helpers/workflows.ts';
+
+// CONTRACT §4/§5: a failing action fails the execution, naming the node, with a readable
+// reason; nothing after it runs.
+
+let app: EngineApp;
+beforeAll(async () => {
+  app = await startEngineApp(); // no httpAllow: private addresses are refused
+});
+afterAll(() => app?.close());
+
+
+describe('a failing action', () => {
+  it('assigning to someone who is not a member fails the execution at that node', async () => {
+    const { api } = await engineWorkspace(app, [{ userId: 'agent-1' }]);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        triggerNode('ticket_created', 'start'),
+        actionNode('assign', { actionType: 'assign_ticket', assignTo: 'ghost-user' }),
+        actionNode('after', { actionType: 'add_tag', tag: 'assigned' }),
+      ],
+      [
+        { source: 'start', target: 'assign' },
+        { source: 'assign', target: 'after' },
+      ],
+    );
+    const ticketId = await openTicket(api);
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution.status).toBe('failed');
+    expect(execution.completedAt).not.toBeNull();
+    expect(stepStates(execution)).toEqual([
+      ['start', 'passed'],
+      ['assign', 'failed'],
+    ]);
+    expect(stepOf(execution, 'assign')!.error).toMatch(/ghost-user/);
+    expect(stepOf(execution, 'assign')!.error).toMatch(/not a current member/);
+    expect(execution.error).toMatch(/assign/);
+    expect(execution.error).toMatch(/ghost-user/);
+    expect(await readTicket(api, ticketId)).toMatchObject({ assignedTo: null, tags: [] });
+  });
+
+  it('an action that needs a ticket fails a run that has none', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'manual',
+      [triggerNode('manual', 'start'), actionNode('reply', { actionType: 'send_reply', body: 'Hello' })],
+      [{ source: 'start', target: 'reply' }],
+    );
+    expect((await api.post(`/api/workflows/${workflowId}/trigger`, {})).status).toBe(202);
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution).toMatchObject({ status: 'failed', ticketId: null });
+    expect(stepOf(execution, 'reply')).toMatchObject({ status: 'failed' });
+    expect(stepOf(execution, 'reply')!.error).toMatch(/needs a ticket/);
+    expect(execution.error).toMatch(/reply/);
+  });
+
+  it('an http_request to a private address is refused and fails the run', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        triggerNode('ticket_created', 'start'),
+        actionNode('notify', { actionType: 'http_request', method: 'POST', url: 'http://127.0.0.1:9/hook', body: { ticket: '{{ticket.id}}' } }),
+        actionNode('reply', { actionType: 'send_reply', body: 'We told the team.' }),
+      ],
+      [
+        { source: 'start', target: 'notify' },
+        { source: 'notify', target: 'reply' },
+      ],
+    );
+    const ticketId = await openTicket(api);
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution.status).toBe('failed');
+    expect(stepOf(execution, 'notify')!.error).toMatch(/Refused to connect to 127\.0\.0\.1/);
+    expect(stepOf(execution, 'reply')).toBeUndefined();
+    expect(execution.error).toMatch(/notify/);
+    expect((await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound')).toEqual([]);
+  });
+});

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  activeWorkflow,
+  engineWorkspace,
+  finishedExecutions,
+  openTicket,
+  readMessages,
+  readTicket,
+  startEngineApp,
+  stepOf,
+  type EngineApp,
+  type ExecutionView,
+} from '../helpers/engine.ts';
+import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
+
+// CONTRACT §5: which edges are followed, fan-out in parallel, a join runs once, templates.
+
+let app: EngineApp;
+beforeAll(async () => {
+  app = await startEngineApp();
+});
+afterAll(() => app?.close());
+
+const listedNodes = (e: ExecutionView) => e.steps.map((s) => s.nodeId).sort();
+
+describe('a condition that does not hold', () => {
+  it('follows its false edge and never lists the true branch', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        triggerNode('ticket_created', 'start'),
+        conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
+        actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
+        actionNode('routine', { actionType: 'add_tag', tag: 'routine' }),
+      ],
+      [
+        { source: 'start', target: 'is-urgent' },
+        { source: 'is-urgent', target: 'raise', label: 'true' },
+        { source: 'is-urgent', target: 'routine', label: 'false' },
+      ],
+    );
+    const ticketId = await openTicket(api, { subject: 'How do I change my password?' });
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution.status).toBe('completed');
+    expect(stepOf(execution, 'is-urgent')).toMatchObject({ status: 'passed', result: false });
+    expect(stepOf(execution, 'routine')?.status).toBe('completed');
+    expect(stepOf(execution, 'raise')).toBeUndefined();
+    expect(listedNodes(execution)).toEqual(['is-urgent', 'routine', 'start']);
+    expect(await readTicket(api, ticketId)).toMatchObject({ priority: 'medium', tags: ['routine'] });
+  });
+});
+
+describe('fan-out and joins', () => {
+  it('runs both branches of a fan-out and a diamond join once, with templates filled', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'manual',
+      [
+        triggerNode('manual', 'start'),
+        actionNode('left', { actionType: 'add_tag', tag: 'left-{{data.ref}}' }),
+        actionNode('right', { actionType: 'set_priority', priority: 'high' }),
+        actionNode('join', { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, about "{{ticket.subject}}" (ref {{data.ref}}).' }),
+      ],
+      [
+        { source: 'start', target: 'left' },
+        { source: 'start', target: 'right' },
+        { source: 'left', target: 'join' },
+        { source: 'right', target: 'join' },
+      ],
+    );
+    const ticketId = await openTicket(api, { subject: 'Invoice missing' });
+    const res = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId, data: { ref: 'R-42' } });
+    expect(res.status).toBe(202);
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution.status).toBe('completed');
+    expect(listedNodes(execution)).toEqual(['join', 'left', 'right', 'start']);
+    const join = stepOf(execution, 'join')!;
+    // The join started only after both branches had finished.
+    for (const branch of ['left', 'right']) expect(Date.parse(join.startedAt)).toBeGreaterThanOrEqual(Date.parse(stepOf(execution, branch)!.completedAt!));
+    expect(await readTicket(api, ticketId)).toMatchObject({ tags: ['left-R-42'], priority: 'high' });
+    const outbound = (await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound');
+    expect(outbound.map((m) => m.body)).toEqual(['Hi Casey Customer, about "Invoice missing" (ref R-42).']);
+  });
+
+  it('runs a join once when one of its branches is not taken', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        triggerNode('ticket_created', 'start'),
+        conditionNode('is-vip', { field: 'ticket.customerEmail', operator: 'ends_with', value: '@vip.example.com' }),
+        actionNode('vip', { actionType: 'add_tag', tag: 'vip' }),
+        actionNode('standard', { actionType: 'add_tag', tag: 'standard' }),
+        actionNode('ack', { actionType: 'send_reply', body: 'We received "{{ticket.subject}}".' }),
+      ],
+      [
+        { source: 'start', target: 'is-vip' },
+        { source: 'is-vip', target: 'vip', label: 'true' },
+        { source: 'is-vip', target: 'standard', label: 'false' },
+        { source: 'vip', target: 'ack' },
+        { source: 'standard', target: 'ack' },
+      ],
+    );
+    const ticketId = await openTicket(api, { subject: 'Login loop', customerEmail: 'dana@vip.example.com' });
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution.status).toBe('completed');
+    expect(listedNodes(execution)).toEqual(['ack', 'is-vip', 'start', 'vip']);
+    expect((await readTicket(api, ticketId)).tags).toEqual(['vip']);
+    const outbound = (await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound');
+    expect(outbound.map((m) => m.body)).toEqual(['We received "Login loop".']);
+  });
+});

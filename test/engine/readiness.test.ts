@@ -1,0 +1,20 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client } from '../helpers/app.ts';
+import { startEngineApp, type EngineApp } from '../helpers/engine.ts';
+
+// CONTRACT §7: GET /readyz (no auth) answers 200 only when the database and Temporal answer.
+// (The 503 while Temporal is down is in outage.test.ts.)
+
+let app: EngineApp;
+beforeAll(async () => {
+  app = await startEngineApp({ worker: false });
+});
+afterAll(() => app?.close());
+
+describe('GET /readyz', () => {
+  it('reports the database and Temporal ok', async () => {
+    const res = await client(app.baseUrl).get('/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok' } });
+  });
+});

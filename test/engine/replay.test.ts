@@ -1,0 +1,42 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { describe, expect, inject, it } from 'vitest';
+import { historyFromJson } from './fixtures/history-json.ts';
+
+// ARCHITECTURE: changing workflow code that runs in flight needs patched() and a replay test
+// on a saved history. run-graph-v1.json is a recorded runGraph execution (a condition, two
+// actions in parallel and their join, a delay, a wait_for_reply timing out, a reply), made by
+// fixtures/record-run-graph-history.ts. The current workflow code must replay it exactly.
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+// Replay workers report each state change at INFO; keep warnings and errors.
+try {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+} catch {
+  /* installed already in this test process */
+}
+const silent = { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+async function savedHistory(name: string) {
+  return historyFromJson(JSON.parse(await fs.readFile(path.join(here, 'histories', name), 'utf8')));
+}
+
+describe('replaying saved runGraph histories', () => {
+  it('run-graph-v1 replays on the current workflow code without a determinism error', async () => {
+    const history = await savedHistory('run-graph-v1.json');
+    const types = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : null)).filter(Boolean);
+    // What makes it representative: parallel actions, the delay and the reply timeout, the reply.
+    expect(types).toEqual(['runAction', 'runAction', 'timer', 'timer', 'runAction']);
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('a workflow that behaves differently fails the replay (the check can fail)', async () => {
+    const history = await savedHistory('run-graph-v1.json');
+    const changed = await bundleWorkflowCode({ workflowsPath: path.join(here, 'fixtures', 'changed-run-graph-workflows.ts'), logger: silent });
+    await expect(Worker.runReplayHistory({ workflowBundle: changed }, history)).rejects.toBeInstanceOf(DeterminismViolationError);
+  }, 60_000);
+});

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+
+let app: EngineApp;
+beforeAll(async () => {
+  app = await startEngineApp();
+});
+afterAll(() => app?.close());
+
+describe('ticket_created workflows', () => {
+  it('run their actions on the new ticket and record every step', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
+        { id: 'is-urgent', type: 'condition', data: { field: 'ticket.subject', operator: 'contains', value: 'urgent' } },
+        { id: 'raise', type: 'action', data: { actionType: 'set_priority', priority: 'urgent' } },
+        { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Hello {{ticket.customerName}}, we are on it.' } },
+      ],
+      [
+        { source: 'start', target: 'is-urgent' },
+        { source: 'is-urgent', target: 'raise', label: 'true' },
+        { source: 'raise', target: 'reply' },
+      ],
+    );
+    const ticket = (await api.post('/api/v1/tickets', newTicket({ subject: 'URGENT: printer on fire' }))).body.data;
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'ticket_created', ticketId: ticket.id, workflowVersion: 1, error: null });
+    expect(execution.steps.map((s: { nodeId: string; status: string }) => [s.nodeId, s.status])).toEqual([
+      ['start', 'passed'],
+      ['is-urgent', 'passed'],
+      ['raise', 'completed'],
+      ['reply', 'completed'],
+    ]);
+    expect(execution.steps[1].result).toBe(true);
+    expect((await api.get(`/api/v1/tickets/${ticket.id}`)).body.data.priority).toBe('urgent');
+    const messages = (await api.get(`/api/v1/tickets/${ticket.id}/messages`)).body;
+    expect(messages.data.at(-1)).toMatchObject({ direction: 'outbound', body: 'Hello Casey Customer, we are on it.' });
+  });
+});

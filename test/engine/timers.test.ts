@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  activeWorkflow,
+  engineWorkspace,
+  executionAtStep,
+  finishedExecutions,
+  openTicket,
+  readTicket,
+  startEngineApp,
+  stepOf,
+  stepStates,
+  type EngineApp,
+} from '../helpers/engine.ts';
+
+// CONTRACT §8: delay (seconds or until) and wait_for_reply (true on a customer reply in time,
+// false on timeout), each showing a `waiting` step until it finishes.
+
+let app: EngineApp;
+beforeAll(async () => {
+  app = await startEngineApp();
+});
+afterAll(() => app?.close());
+
+const start = { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } };
+const tag = (id: string, value: string) => ({ id, type: 'action', data: { actionType: 'add_tag', tag: value } });
+
+describe('delay', () => {
+  it.each([
+    ['seconds', () => ({ seconds: 1 })],
+    ['until', () => ({ until: new Date(Date.now() + 1_500).toISOString() })],
+  ])('with %s waits, then runs the next node', async (_kind, params) => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [start, { id: 'pause', type: 'action', data: { actionType: 'delay', ...params() } }, tag('after', 'after-delay')],
+      [
+        { source: 'start', target: 'pause' },
+        { source: 'pause', target: 'after' },
+      ],
+    );
+    const ticketId = await openTicket(api);
+    const waiting = await executionAtStep(api, workflowId, 'pause', 'waiting');
+    expect(waiting.status).toBe('running');
+    expect(stepOf(waiting, 'after')).toBeUndefined();
+
+    const [done] = await finishedExecutions(api, workflowId);
+    expect(done.status).toBe('completed');
+    expect(stepStates(done)).toEqual([
+      ['start', 'passed'],
+      ['pause', 'completed'],
+      ['after', 'completed'],
+    ]);
+    expect(stepOf(done, 'pause')!.completedAt).not.toBeNull();
+    expect((await readTicket(api, ticketId)).tags).toEqual(['after-delay']);
+  });
+
+  it('with an until already past goes straight on', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [start, { id: 'pause', type: 'action', data: { actionType: 'delay', until: '2020-01-01T00:00:00Z' } }, tag('after', 'after-delay')],
+      [
+        { source: 'start', target: 'pause' },
+        { source: 'pause', target: 'after' },
+      ],
+    );
+    const ticketId = await openTicket(api);
+    const [done] = await finishedExecutions(api, workflowId);
+    expect(done.status).toBe('completed');
+    expect((await readTicket(api, ticketId)).tags).toEqual(['after-delay']);
+  });
+});
+
+describe('wait_for_reply', () => {
+  const waitGraph = (timeoutSeconds: number) => ({
+    nodes: [
+      start,
+      { id: 'await', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds } },
+      tag('replied', 'customer-replied'),
+      tag('silent', 'no-reply'),
+    ],
+    edges: [
+      { source: 'start', target: 'await' },
+      { source: 'await', target: 'replied', label: 'true' },
+      { source: 'await', target: 'silent', label: 'false' },
+    ],
+  });
+
+  it('takes its true edge when the customer replies in time', async () => {
+    const { api } = await engineWorkspace(app);
+    const graph = waitGraph(30);
+    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
+    const ticketId = await openTicket(api);
+    const waiting = await executionAtStep(api, workflowId, 'await', 'waiting');
+    expect(waiting.status).toBe('running');
+
+    const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Here are the logs', senderEmail: 'CUSTOMER@example.com' });
+    expect(reply.body.meta.messageAddedEvent).toBe('emitted');
+
+    const [done] = await finishedExecutions(api, workflowId, 1, 10_000);
+    expect(done.status).toBe('completed');
+    expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: true });
+    expect(stepOf(done, 'replied')?.status).toBe('completed');
+    expect(stepOf(done, 'silent')).toBeUndefined();
+    expect((await readTicket(api, ticketId)).tags).toEqual(['customer-replied']);
+  });
+
+  it('takes its false edge on timeout', async () => {
+    const { api } = await engineWorkspace(app);
+    const graph = waitGraph(1);
+    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
+    const ticketId = await openTicket(api);
+
+    const [done] = await finishedExecutions(api, workflowId);
+    expect(done.status).toBe('completed');
+    expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
+    expect(stepOf(done, 'silent')?.status).toBe('completed');
+    expect(stepOf(done, 'replied')).toBeUndefined();
+    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+  });
+
+  it('ignores a reply from someone other than the customer', async () => {
+    const { api } = await engineWorkspace(app);
+    const graph = waitGraph(2);
+    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
+    const ticketId = await openTicket(api);
+    await executionAtStep(api, workflowId, 'await', 'waiting');
+
+    const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'I am the boss, answer me', senderEmail: 'boss@example.com' });
+    expect(reply.body.meta.messageAddedEvent).toBe('skipped_sender_mismatch');
+
+    const [done] = await finishedExecutions(api, workflowId);
+    expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
+    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+  });
+});

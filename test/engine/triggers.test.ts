@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  activeWorkflow,
+  engineWorkspace,
+  finishedExecutions,
+  listExecutions,
+  openTicket,
+  readMessages,
+  readTicket,
+  settled,
+  startEngineApp,
+  stepOf,
+  stepStates,
+  type EngineApp,
+} from '../helpers/engine.ts';
+import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
+
+// Each event trigger type, end to end: a change through the API → the event → an execution
+// that completes → the ticket changed as the workflow says.
+
+let app: EngineApp;
+beforeAll(async () => {
+  app = await startEngineApp();
+});
+afterAll(() => app?.close());
+
+
+describe('ticket_created', () => {
+  it('runs on a new ticket and changes it', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(api, 'ticket_created', [triggerNode('ticket_created', 'start'), actionNode('tag', { actionType: 'add_tag', tag: 'new' })], [
+      { source: 'start', target: 'tag' },
+    ]);
+    const ticketId = await openTicket(api);
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'ticket_created', ticketId, error: null });
+    expect(stepStates(execution)).toEqual([
+      ['start', 'passed'],
+      ['tag', 'completed'],
+    ]);
+    expect((await readTicket(api, ticketId)).tags).toEqual(['new']);
+  });
+});
+
+describe('ticket_updated', () => {
+  it('sees the change as changes.<field>.from/to', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_updated',
+      [
+        triggerNode('ticket_updated', 'start'),
+        conditionNode('to-pending', { field: 'changes.status.to', operator: 'equals', value: 'pending' }),
+        actionNode('tag', { actionType: 'add_tag', tag: 'awaiting-customer' }),
+      ],
+      [
+        { source: 'start', target: 'to-pending' },
+        { source: 'to-pending', target: 'tag', label: 'true' },
+      ],
+    );
+    const ticketId = await openTicket(api);
+    expect((await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'pending' })).status).toBe(200);
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'ticket_updated', ticketId });
+    expect(stepOf(execution, 'to-pending')).toMatchObject({ status: 'passed', result: true });
+    expect(stepOf(execution, 'tag')?.status).toBe('completed');
+    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'pending', tags: ['awaiting-customer'] });
+  });
+
+  it('evaluates changed_to against the field that changed', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_updated',
+      [
+        triggerNode('ticket_updated', 'start'),
+        conditionNode('escalated', { field: 'status', operator: 'changed_to', value: 'escalated' }),
+        actionNode('urgent', { actionType: 'set_priority', priority: 'urgent' }),
+      ],
+      [
+        { source: 'start', target: 'escalated' },
+        { source: 'escalated', target: 'urgent', label: 'true' },
+      ],
+    );
+    const ticketId = await openTicket(api);
+    // A change of another field: the workflow runs, the condition does not hold.
+    await api.patch(`/api/v1/tickets/${ticketId}`, { priority: 'low' });
+    const [first] = await finishedExecutions(api, workflowId);
+    expect(stepOf(first, 'escalated')).toMatchObject({ status: 'passed', result: false });
+    expect(stepOf(first, 'urgent')).toBeUndefined();
+    expect((await readTicket(api, ticketId)).priority).toBe('low');
+
+    await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'escalated' });
+    const [second] = await finishedExecutions(api, workflowId, 2);
+    expect(second).toMatchObject({ status: 'completed', triggeredBy: 'ticket_updated' });
+    expect(stepOf(second, 'escalated')).toMatchObject({ result: true });
+    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'escalated', priority: 'urgent' });
+
+    // The workflow's own change (priority) does not start it again for the ticket.
+    await settled(app, ws.workspaceId);
+    expect(await listExecutions(api, workflowId)).toHaveLength(2);
+  });
+});
+
+describe('ticket_closed', () => {
+  it('runs when a PATCH closes the ticket', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_closed',
+      [triggerNode('ticket_closed', 'start'), actionNode('bye', { actionType: 'send_reply', body: 'Ticket "{{ticket.subject}}" is now {{ticket.status}}.' })],
+      [{ source: 'start', target: 'bye' }],
+    );
+    const ticketId = await openTicket(api, { subject: 'Broken fax' });
+    await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'pending' });
+    await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'closed' });
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'ticket_closed', ticketId });
+    const messages = await readMessages(api, ticketId);
+    expect(messages.at(-1)).toMatchObject({ direction: 'outbound', body: 'Ticket "Broken fax" is now closed.' });
+    expect(await listExecutions(api, workflowId)).toHaveLength(1);
+  });
+});
+
+describe('message_received', () => {
+  it('runs on a customer reply, sees message.*, and not on a reply from someone else', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'message_received',
+      [
+        triggerNode('message_received', 'start'),
+        conditionNode('refund', { field: 'message.body', operator: 'contains', value: 'refund' }),
+        actionNode('tag', { actionType: 'add_tag', tag: 'refund' }),
+      ],
+      [
+        { source: 'start', target: 'refund' },
+        { source: 'refund', target: 'tag', label: 'true' },
+      ],
+    );
+    const ticketId = await openTicket(api);
+    const stranger = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Refund me too!', senderEmail: 'stranger@example.com' });
+    expect(stranger.status).toBe(201);
+    expect(stranger.body.meta.messageAddedEvent).toBe('skipped_sender_mismatch');
+    await settled(app, ws.workspaceId);
+    expect(await listExecutions(api, workflowId)).toEqual([]);
+    expect((await readTicket(api, ticketId)).tags).toEqual([]);
+
+    const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'I would like a REFUND please', senderEmail: ' Customer@Example.com ' });
+    expect(reply.body.meta.messageAddedEvent).toBe('emitted');
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'message_received', ticketId });
+    expect(stepOf(execution, 'refund')).toMatchObject({ result: true });
+    expect((await readTicket(api, ticketId)).tags).toEqual(['refund']);
+    await settled(app, ws.workspaceId);
+    expect(await listExecutions(api, workflowId)).toHaveLength(1);
+  });
+});
+
+describe('tag_added', () => {
+  it("is fired by another workflow's add_tag, with the tag in its context", async () => {
+    const { api } = await engineWorkspace(app);
+    const tagger = await activeWorkflow(api, 'ticket_created', [triggerNode('ticket_created', 'start'), actionNode('vip', { actionType: 'add_tag', tag: 'vip' })], [
+      { source: 'start', target: 'vip' },
+    ]);
+    const onTag = await activeWorkflow(
+      api,
+      'tag_added',
+      [
+        triggerNode('tag_added', 'start'),
+        conditionNode('is-vip', { field: 'tag', operator: 'equals', value: 'vip' }),
+        actionNode('high', { actionType: 'set_priority', priority: 'high' }),
+        actionNode('note', { actionType: 'send_reply', body: 'You are tagged {{tag}}.' }),
+      ],
+      [
+        { source: 'start', target: 'is-vip' },
+        { source: 'is-vip', target: 'high', label: 'true' },
+        { source: 'high', target: 'note' },
+      ],
+    );
+    const ticketId = await openTicket(api);
+
+    const [tagged] = await finishedExecutions(api, tagger);
+    expect(tagged.status).toBe('completed');
+    const [execution] = await finishedExecutions(api, onTag);
+    expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'tag_added', ticketId });
+    expect(stepOf(execution, 'is-vip')).toMatchObject({ result: true });
+    expect(await readTicket(api, ticketId)).toMatchObject({ tags: ['vip'], priority: 'high' });
+    expect((await readMessages(api, ticketId)).at(-1)).toMatchObject({ direction: 'outbound', body: 'You are tagged vip.' });
+  });
+});

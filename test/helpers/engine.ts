@@ -1,0 +1,201 @@
+import { inject } from 'vitest';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createApp } from '../../src/app.ts';
+import { openOrm } from '../../src/db/orm.ts';
+import { OutboxEvent } from '../../src/events/entity.ts';
+import { OutboxRelay } from '../../src/events/relay.ts';
+import { Execution } from '../../src/executions/entity.ts';
+import { createLogger } from '../../src/logger.ts';
+import { connectTemporal, TemporalEngine, type TemporalSettings } from '../../temporal/client.ts';
+import { startWorker, type RunningWorker } from '../../temporal/worker.ts';
+import { TemporalSchedules } from '../../temporal/schedules.ts';
+import { client, createWorkspace, newTicket, type Client, type TestWorkspace } from './app.ts';
+
+// Workers log failed activities and workflows at WARN; tests provoke many on purpose.
+try {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+} catch {
+  /* installed already in this test process */
+}
+
+export type EngineApp = {
+  baseUrl: string;
+  orm: MikroORM;
+  engine: TemporalEngine;
+  relay: OutboxRelay;
+  taskQueue: string;
+  temporal: TemporalSettings;
+  /** Starts a worker (one is started by default). */
+  startWorker: () => Promise<RunningWorker>;
+  worker: RunningWorker | null;
+  /**
+   * The workspaces whose events this app's relay delivers (engineWorkspace adds to it). Every
+   * test file runs a relay with an engine of its own (its own task queue, sometimes its own
+   * Temporal server) on the one test database, so each relay serves only its file's workspaces.
+   */
+  workspaceIds: Set<string>;
+  close: () => Promise<void>;
+};
+
+export type EngineAppOptions = {
+  worker?: boolean;
+  httpAllow?: string[];
+  /** A Temporal server of the test's own (default: the run's shared dev server). */
+  temporalAddress?: string;
+};
+
+/** API + worker + relay on the run's database and Temporal dev server, on a task queue of this file's own. */
+export async function startEngineApp(opts: EngineAppOptions = {}): Promise<EngineApp> {
+  const logger = createLogger('silent');
+  const databaseUrl = inject('databaseUrl');
+  const orm = await openOrm({ databaseUrl, poolMax: 20 });
+  const temporal: TemporalSettings = { address: opts.temporalAddress ?? inject('temporalAddress'), namespace: 'default', apiKey: undefined, tls: false, tlsCertPath: undefined, tlsKeyPath: undefined, tlsCaPath: undefined };
+  const taskQueue = `test-${Math.random().toString(36).slice(2, 10)}`;
+  const connection = await connectTemporal(temporal);
+  const engine = new TemporalEngine(connection, { namespace: 'default', taskQueue });
+  const workspaceIds = new Set<string>();
+  const relay = new OutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds });
+  relay.start();
+  const schedules = new TemporalSchedules(engine.client, taskQueue);
+  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, readiness: [{ name: 'temporal', check: () => engine.ping() }] });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const launch = () =>
+    startWorker({ orm, logger, engine, temporal, taskQueue, httpAllow: opts.httpAllow ?? [], workflowBundle: { codePath: inject('workflowBundlePath') } });
+  const engineApp: EngineApp = {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    orm,
+    engine,
+    relay,
+    taskQueue,
+    temporal,
+    worker: null,
+    workspaceIds,
+    startWorker: async () => (engineApp.worker = await launch()),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await relay.stop();
+      await engineApp.worker?.stop();
+      await connection.close();
+      await orm.close();
+    },
+  };
+  if (opts.worker !== false) await engineApp.startWorker();
+  return engineApp;
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The executions of a workflow once `count` of them have finished. */
+export async function finishedExecutions(api: Client, workflowId: string, count = 1, timeoutMs = 20_000) {
+  return eventually(async () => {
+    const res = await api.get(`/api/workflows/${workflowId}/executions`);
+    const done = (res.body.executions ?? []).filter((e: { status: string }) => ['completed', 'failed', 'cancelled'].includes(e.status));
+    return done.length >= count ? res.body.executions : undefined;
+  }, timeoutMs, `${count} finished execution(s) of workflow ${workflowId}`);
+}
+
+/** Creates an active workflow from a graph and returns its id. */
+export async function activeWorkflow(api: Client, triggerType: string, nodes: unknown[], edges: unknown[], name = 'Test workflow'): Promise<string> {
+  const created = await api.post('/api/workflows', { name, triggerType, workflowJson: { nodes, edges } });
+  if (created.status !== 201) throw new Error(`workflow not created: ${JSON.stringify(created.body)}`);
+  const id = created.body.workflow.id as string;
+  const activated = await api.patch(`/api/workflows/${id}`, { isActive: true });
+  if (activated.status !== 200) throw new Error(`workflow not activated: ${JSON.stringify(activated.body)}`);
+  return id;
+}
+
+export async function engineWorkspace(app: EngineApp, members: Array<{ userId: string; role?: 'member' | 'admin' }> = []): Promise<{ ws: TestWorkspace; api: Client }> {
+  const ws = await createWorkspace(app.orm, members);
+  app.workspaceIds.add(ws.workspaceId);
+  return { ws, api: client(app.baseUrl, ws.key) };
+}
+
+export { newTicket };
+
+export type StepView = { nodeId: string; status: string; result?: unknown; error?: string; startedAt: string; completedAt: string | null };
+export type ExecutionView = {
+  id: string;
+  workflowId: string;
+  workflowVersion: number;
+  status: string;
+  triggeredBy: string;
+  ticketId: string | null;
+  startedAt: string;
+  completedAt: string | null;
+  steps: StepView[];
+  error: string | null;
+};
+
+/** GET /api/workflows/:id/executions, newest first. */
+export async function listExecutions(api: Client, workflowId: string): Promise<ExecutionView[]> {
+  const res = await api.get(`/api/workflows/${workflowId}/executions`);
+  if (res.status !== 200) throw new Error(`executions of ${workflowId}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.executions;
+}
+
+/** `[nodeId, status]` of every step, in the order the API lists them. */
+export const stepStates = (execution: ExecutionView) => execution.steps.map((s) => [s.nodeId, s.status]);
+
+export const stepOf = (execution: ExecutionView, nodeId: string) => execution.steps.find((s) => s.nodeId === nodeId);
+
+/** The workflow's (newest) execution once its step for `nodeId` has `status` (e.g. a delay `waiting`). */
+export async function executionAtStep(api: Client, workflowId: string, nodeId: string, status: string, timeoutMs = 20_000): Promise<ExecutionView> {
+  return eventually(async () => {
+    const [execution] = await listExecutions(api, workflowId);
+    return execution && stepOf(execution, nodeId)?.status === status ? execution : undefined;
+  }, timeoutMs, `a ${status} step for node ${nodeId} of workflow ${workflowId}`);
+}
+
+/**
+ * Waits until the relay has delivered every event of the workspace and no execution of it is
+ * unfinished: nothing more will start unless something new happens. Returns the events.
+ */
+export async function settled(app: EngineApp, workspaceId: string, timeoutMs = 20_000): Promise<OutboxEvent[]> {
+  return eventually(async () => {
+    const em = app.orm.em.fork();
+    const events = await em.find(OutboxEvent, { workspace: workspaceId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const open = await em.count(Execution, { workspace: workspaceId, status: { $in: ['pending', 'running'] } });
+    return events.every((e) => e.deliveredAt !== null) && open === 0 ? events : undefined;
+  }, timeoutMs, `every event of workspace ${workspaceId} delivered and every execution finished`);
+}
+
+/** A ticket as GET /api/v1/tickets/:id shows it. */
+export async function readTicket(api: Client, ticketId: string): Promise<any> {
+  const res = await api.get(`/api/v1/tickets/${ticketId}`);
+  if (res.status !== 200) throw new Error(`ticket ${ticketId}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** Every message of a ticket, oldest first. */
+export async function readMessages(api: Client, ticketId: string): Promise<any[]> {
+  const res = await api.get(`/api/v1/tickets/${ticketId}/messages?limit=200`);
+  if (res.status !== 200) throw new Error(`messages of ${ticketId}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** Creates a ticket through the API; returns its id. */
+export async function openTicket(api: Client, overrides: Record<string, unknown> = {}): Promise<string> {
+  const res = await api.post('/api/v1/tickets', newTicket(overrides));
+  if (res.status !== 201) throw new Error(`ticket not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.id;
+}
