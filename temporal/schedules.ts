@@ -30,9 +30,15 @@ export class TemporalSchedules implements ScheduleSync {
     }
     const options = this.optionsFor(workflow, spec);
     try {
-      await handle.update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: options.policies }));
-      if (workflow.isActive) await handle.unpause('activated');
-      else await handle.pause('workflow deactivated');
+      // Spec, action and paused state in one update: the schedule never runs a new spec while
+      // it should be paused, nor stays paused with a new one.
+      await handle.update((previous) => ({
+        ...previous,
+        spec: options.spec,
+        action: options.action,
+        policies: options.policies,
+        state: { ...previous.state, paused: options.state!.paused!, note: options.state!.note },
+      }));
     } catch (err) {
       if (!(err instanceof ScheduleNotFoundError)) throw err;
       if (!workflow.isActive) return; // a schedule appears only once the workflow is activated
