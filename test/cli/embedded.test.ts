@@ -20,7 +20,6 @@ let port: number;
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'deskflow-cli-'));
-  await fs.chmod(dataDir, 0o755); // as root the embedded server runs as the postgres user
   port = await freePort();
   env = { DATABASE_URL: undefined, DESKFLOW_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port), LOG_LEVEL: 'debug' };
 });

@@ -29,7 +29,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       serverUrl = process.env.DATABASE_URL;
     } else {
       const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'deskflow-test-pg-'));
-      await fs.chmod(dataDir, 0o755); // the embedded server runs as the postgres user when we are root
       const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres' });
       cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
       cleanups.push(embedded.stop);
