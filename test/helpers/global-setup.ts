@@ -29,8 +29,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       serverUrl = process.env.DATABASE_URL;
     } else {
       const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'deskflow-test-pg-'));
-      const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres' });
       cleanups.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+      const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres' });
       cleanups.push(embedded.stop);
       serverUrl = embedded.url;
     }
