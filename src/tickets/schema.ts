@@ -44,8 +44,9 @@ export type UpdateTicketInput = z.infer<typeof updateTicketBody>;
 const positiveInt = (label: string, max: number) =>
   z
     .string({ error: () => `${label} must be given once, as a positive integer.` })
-    .regex(/^[1-9][0-9]*$/, `${label} must be a positive integer.`)
+    .regex(/^[0-9]+$/, `${label} must be a positive integer.`)
     .transform(Number)
+    .refine((n) => n >= 1, `${label} must be a positive integer.`)
     .refine((n) => n <= max, `${label} must be at most ${max}.`);
 
 export const listTicketsQuery = z.object({

@@ -70,8 +70,14 @@ describe('GET /api/v1/tickets/:id/messages', () => {
 });
 
 describe('GET /api/v1/tickets/:id/messages: limit', () => {
-  it.each(['0', '201', '-1', 'x', '1.5', '', ' 5', '1e2', '99999999999999999999'])('rejects limit=%j with 400', async (limit) => {
+  it.each(['0', '000', '0201', '201', '-1', 'x', '1.5', '', ' 5', '1e2', '99999999999999999999'])('rejects limit=%j with 400', async (limit) => {
     expectValidation(await listBig(`?limit=${encodeURIComponent(limit)}`), 'limit');
+  });
+
+  it('reads a limit with leading zeros as the same integer', async () => {
+    const res = await listBig('?limit=007');
+    expect(res.status).toBe(200);
+    expect(bodies(res)).toEqual(range(145, 151));
   });
 
   it('rejects a repeated limit with 400', async () => {

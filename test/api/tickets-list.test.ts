@@ -63,6 +63,13 @@ describe('GET /api/v1/tickets', () => {
     expect(one.body.data.map((t: { id: string }) => t.id)).toEqual([createdIds[24]]);
   });
 
+  it('reads page and per_page with leading zeros as the same integers (like limit)', async () => {
+    const res = await list('?page=02&per_page=005');
+    expect(res.status).toBe(200);
+    expect(res.body.pagination).toEqual({ page: 2, perPage: 5, total: 25 });
+    expect(res.body.data.map((t: { id: string }) => t.id)).toEqual(newestFirst().slice(5, 10));
+  });
+
   it('ignores unknown query parameters', async () => {
     const res = await list('?sort=asc&foo=bar&limit=1&perPage=2');
     expect(res.status).toBe(200);
@@ -71,11 +78,11 @@ describe('GET /api/v1/tickets', () => {
 });
 
 describe('GET /api/v1/tickets: bad page and per_page', () => {
-  it.each(['101', '1000', '0', '-1', '1.5', 'abc', '', '1e2', ' 5', '0x10'])('rejects per_page=%j with 400', async (value) => {
+  it.each(['101', '0101', '1000', '0', '000', '-1', '1.5', 'abc', '', '1e2', ' 5', '0x10'])('rejects per_page=%j with 400', async (value) => {
     expectValidation(await list(`?per_page=${encodeURIComponent(value)}`), 'per_page');
   });
 
-  it.each(['0', '-1', '1.5', 'abc', '', 'one'])('rejects page=%j with 400', async (value) => {
+  it.each(['0', '00', '-1', '1.5', 'abc', '', 'one', '+1'])('rejects page=%j with 400', async (value) => {
     expectValidation(await list(`?page=${encodeURIComponent(value)}`), 'page');
   });
 
