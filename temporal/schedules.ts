@@ -74,10 +74,12 @@ export class TemporalSchedules implements ScheduleSync {
 
 /**
  * Puts every scheduled workflow's schedule in step with the database, for changes the engine
- * could not take when they were made (it was down). Run when a worker starts.
+ * could not take when they were made (it was down): deleted workflows lose their schedule,
+ * deactivated ones are paused, active ones run their current spec. Run when a worker starts.
+ * `workspaceIds` limits it to those workspaces (omitted: all).
  */
-export async function reconcileSchedules(orm: MikroORM, schedules: ScheduleSync, logger: Logger): Promise<void> {
-  const workflows = await orm.em.fork().find(Workflow, { triggerType: 'scheduled', deletedAt: null });
+export async function reconcileSchedules(orm: MikroORM, schedules: ScheduleSync, logger: Logger, workspaceIds?: string[]): Promise<void> {
+  const workflows = await orm.em.fork().find(Workflow, { triggerType: 'scheduled', ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) });
   for (const workflow of workflows) {
     await schedules.sync(workflow).catch((err) => logger.warn('schedule reconcile failed', { workflowId: workflow.id, error: String(err) }));
   }

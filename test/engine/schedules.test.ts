@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScheduleNotFoundError } from '@temporalio/client';
-import { scheduleIdFor } from '../../temporal/schedules.ts';
+import { reconcileSchedules, scheduleIdFor, TemporalSchedules } from '../../temporal/schedules.ts';
+import { createLogger } from '../../src/logger.ts';
+import { Workflow } from '../../src/workflows/entity.ts';
 import { ExecutionService } from '../../src/executions/service.ts';
 import { Execution } from '../../src/executions/entity.ts';
 import { runTickBatch } from '../../src/workflows/ticks.ts';
@@ -89,6 +91,30 @@ describe('scheduled trigger', () => {
 
     expect((await api.delete(`/api/workflows/${workflowId}`)).status).toBe(204);
     await expect(describeSchedule(workflowId)).rejects.toBeInstanceOf(ScheduleNotFoundError);
+  });
+
+  it('is put right when a worker starts after changes the engine could not take', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const nightly = (name: string) => api.post('/api/workflows', { name, triggerType: 'scheduled', workflowJson: scheduledGraph({ cron: '0 3 * * *' }) });
+    const [toDeactivate, toDelete, toActivate] = await Promise.all(['A', 'B', 'C'].map(async (name) => (await nightly(name)).body.workflow.id as string));
+    await api.patch(`/api/workflows/${toDeactivate}`, { isActive: true });
+    await api.patch(`/api/workflows/${toDelete}`, { isActive: true });
+    // The database changed while the engine was away: no schedule call was made.
+    const em = app.orm.em.fork();
+    await em.nativeUpdate(Workflow, { id: toDeactivate }, { isActive: false });
+    await em.nativeUpdate(Workflow, { id: toDelete }, { deletedAt: new Date(), isActive: false });
+    await em.nativeUpdate(Workflow, { id: toActivate }, { isActive: true });
+    expect((await describeSchedule(toDeactivate)).state.paused).toBe(false);
+    await describeSchedule(toDelete);
+    await expect(describeSchedule(toActivate)).rejects.toBeInstanceOf(ScheduleNotFoundError);
+
+    await reconcileSchedules(app.orm, new TemporalSchedules(app.engine.client, app.taskQueue), createLogger('silent'), [ws.workspaceId]);
+
+    expect((await describeSchedule(toDeactivate)).state.paused).toBe(true);
+    await expect(describeSchedule(toDelete)).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    expect((await describeSchedule(toActivate)).state.paused).toBe(false);
+    await api.delete(`/api/workflows/${toDeactivate}`);
+    await api.delete(`/api/workflows/${toActivate}`);
   });
 
   it('cannot be activated without cron or intervalSeconds', async () => {
