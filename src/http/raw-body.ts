@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { payloadTooLarge, unsupportedMediaType } from '../errors.ts';
+import { payloadTooLarge } from '../errors.ts';
+import { assertJsonMediaType } from './json.ts';
 
 /**
  * Reads the request body as bytes, refusing more than `limitBytes` (declared or received).
@@ -9,7 +10,7 @@ export async function readRawJsonBody(ctx: Context, limitBytes: number): Promise
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > limitBytes) throw payloadTooLarge(limitBytes);
   const hasBody = ctx.request.length ? ctx.request.length > 0 : ctx.get('transfer-encoding') !== '';
-  if (hasBody && !ctx.request.is('application/json', '+json')) throw unsupportedMediaType();
+  if (hasBody) assertJsonMediaType(ctx);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

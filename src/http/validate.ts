@@ -30,32 +30,14 @@ export const codePoints = (s: string): number => {
   return n;
 };
 
-/**
- * Text PostgreSQL cannot store: U+0000 (not in text at all) and unpaired UTF-16 surrogates (not in
- * jsonb, where events and workflow graphs live). Every JSON body is checked for them, keys and
- * values, and refused with a 400 naming the place instead of failing in the database.
- */
-const UNSTORABLE = /[\u0000\p{Cs}]/u;
-
-export function unstorableText(value: unknown, path = ''): ErrorDetail | null {
-  if (typeof value === 'string') {
-    return UNSTORABLE.test(value) ? { path: path || '(body)', message: 'Text must be valid Unicode without NUL (U+0000) characters.' } : null;
-  }
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, item] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (UNSTORABLE.test(key)) return { path: at, message: 'Field names must be valid Unicode without NUL (U+0000) characters.' };
-    const found = unstorableText(item, at);
-    if (found) return found;
-  }
-  return null;
-}
-
 /** A string of `min`..`max` code points; `nonBlank` refuses whitespace-only text. */
-export function text(opts: { min?: number; max: number; nonBlank?: boolean; label: string }) {
+export function text(opts: { min?: number; max: number; nonBlank?: boolean; label: string; typeMessage?: string }) {
   const { min = 0, max, nonBlank = false, label } = opts;
   return z
-    .string({ error: (i) => (i.input === undefined ? `${label} is required.` : i.input === null ? `${label} must not be null.` : `${label} must be a string.`) })
+    .string({
+      error: (i) =>
+        i.input === undefined ? `${label} is required.` : i.input === null ? `${label} must not be null.` : (opts.typeMessage ?? `${label} must be a string.`),
+    })
     .check((ctx) => {
       const s = ctx.value;
       const n = codePoints(s);
@@ -79,4 +61,9 @@ export function email(label: string) {
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, label: string) {
   return z.enum(values, { error: () => `${label} must be one of: ${values.join(', ')}.` });
+}
+
+/** Like text(), or null; a value of another type is told it must be "a string or null". */
+export function nullableText(opts: { max: number; label: string }) {
+  return text({ ...opts, typeMessage: `${opts.label} must be a string or null.` }).nullable();
 }

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { email, oneOf, text } from '../http/validate.ts';
+import { email, nullableText, oneOf, text } from '../http/validate.ts';
 import { DIRECTIONS } from './entity.ts';
 
 export const addMessageBody = z.strictObject({
   body: text({ min: 1, max: 100_000, nonBlank: true, label: 'body' }),
   senderEmail: email('senderEmail'),
-  senderName: z.union([text({ max: 200, label: 'senderName' }), z.null()], { error: () => 'senderName must be a string or null.' }).optional(),
+  senderName: nullableText({ max: 200, label: 'senderName' }).optional(),
   direction: oneOf(DIRECTIONS, 'direction').optional(),
-  bodyHtml: z.union([text({ max: 200_000, label: 'bodyHtml' }), z.null()], { error: () => 'bodyHtml must be a string or null.' }).optional(),
+  bodyHtml: nullableText({ max: 200_000, label: 'bodyHtml' }).optional(),
 });
 export type AddMessageInput = z.infer<typeof addMessageBody>;
 

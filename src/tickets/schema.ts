@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { email, oneOf, text } from '../http/validate.ts';
+import { email, nullableText, oneOf, text } from '../http/validate.ts';
 import { PRIORITIES, SOURCES, STATUSES } from './values.ts';
 
-const optionalName = (label: string) =>
-  z.union([text({ max: 200, label }), z.null()], { error: () => `${label} must be a string or null.` }).optional();
+const optionalName = (label: string) => nullableText({ max: 200, label }).optional();
 
 export const createTicketBody = z.strictObject({
   subject: text({ min: 1, max: 500, nonBlank: true, label: 'subject' }),

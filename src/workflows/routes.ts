@@ -46,7 +46,7 @@ export function workflowRoutes(): Router<AppState> {
     ctx.status = 204;
   });
 
-  router.post('/:id/trigger', jsonBody(MiB), async (ctx) => {
+  router.post('/:id/trigger', jsonBody(MiB, { optional: true }), async (ctx) => {
     const { workflows, executions } = ctx.state.services;
     const workflow = await workflows.get(ctx.state.workspaceId, ctx.params.id);
     const input = validate(triggerWorkflowBody, ctx.request.body);

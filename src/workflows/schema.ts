@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { TRIGGER_TYPES } from '../graph/index.ts';
 import { EXECUTION_STATUSES } from '../executions/entity.ts';
-import { oneOf, text } from '../http/validate.ts';
+import { nullableText, oneOf, text } from '../http/validate.ts';
 
-const description = z.union([text({ max: 2_000, label: 'description' }), z.null()], { error: () => 'description must be a string or null.' });
+const description = nullableText({ max: 2_000, label: 'description' });
 const graphJson = z.custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), {
   error: () => 'workflowJson must be an object with nodes and edges.',
 });

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { AppError, conflict, invalidJson, notFound, validationFailed } from '../errors.ts';
 import { MiB } from '../http/body.ts';
 import { readRawJsonBody } from '../http/raw-body.ts';
-import { unstorableText } from '../http/validate.ts';
+import { jsonObject } from '../http/json.ts';
 import type { AppState } from '../http/state.ts';
 import { isUuid } from '../ids.ts';
 import { presentExecution } from '../executions/presenter.ts';
@@ -59,12 +59,9 @@ function parseObject(raw: Buffer): Record<string, unknown> {
   if (raw.length === 0) return {};
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw invalidJson('The request body is not valid JSON.');
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+  } catch (err) {
+    throw invalidJson(err instanceof TypeError ? 'The request body is not valid UTF-8.' : 'The request body is not valid JSON.');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidJson('The request body must be a JSON object.');
-  const unstorable = unstorableText(parsed);
-  if (unstorable) throw validationFailed([unstorable]);
-  return parsed as Record<string, unknown>;
+  return jsonObject(parsed);
 }

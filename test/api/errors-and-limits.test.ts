@@ -6,7 +6,7 @@ import { createApp } from '../../src/app.ts';
 import { ormConfig } from '../../src/db/orm.ts';
 import { createLogger } from '../../src/logger.ts';
 import { client, createWorkspace, newTicket, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
-import { allMessages, createTicket, expectError, expectErrorShape, getTicket } from '../helpers/expect.ts';
+import { allMessages, createTicket, expectError, expectErrorShape, expectValidation, getTicket } from '../helpers/expect.ts';
 import { freePort } from '../helpers/ports.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 
@@ -124,17 +124,58 @@ describe('content type and JSON', () => {
     expect(res.status).toBe(201);
   });
 
-  it('accepts a JSON merge patch (application/merge-patch+json) on update', async () => {
-    const { id } = await createTicket(api);
-    const res = await send('PATCH', `/api/v1/tickets/${id}`, JSON.stringify({ priority: 'low' }), { contentType: 'application/merge-patch+json' });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.data.priority).toBe('low');
+  it.each(['application/merge-patch+json', 'application/vnd.api+json', 'application/json; charset=latin1', 'application/json; charset=utf-16'])(
+    'refuses a body sent as %s with 415 and applies nothing',
+    async (contentType) => {
+      const { id } = await createTicket(api);
+      const res = await send('PATCH', `/api/v1/tickets/${id}`, JSON.stringify({ priority: 'low' }), { contentType });
+      expectError(res, 415, 'unsupported_media_type');
+      expect((await api.get(`/api/v1/tickets/${id}`)).body.data.priority).toBe('medium');
+    },
+  );
+
+  it('refuses an empty body declared as JSON with 400 invalid_json', async () => {
+    for (const [method, path] of [
+      ['POST', '/api/v1/tickets'],
+      ['PATCH', `/api/v1/tickets/${ticketId}`],
+      ['POST', `/api/v1/tickets/${ticketId}/messages`],
+    ]) {
+      for (const chunked of [false, true]) {
+        const res = await send(method, path, '', { chunked });
+        expectError(res, 400, 'invalid_json');
+        expect(res.body.error.message).toMatch(/empty/);
+      }
+    }
   });
 
-  it('measures a body of any +json type: over the limit is 413 even without Content-Length', async () => {
-    const body = jsonOfSize({ priority: 'low' }, MiB + 1);
-    const res = await send('PATCH', `/api/v1/tickets/${ticketId}`, body, { chunked: true, contentType: 'application/vnd.deskflow+json' });
-    expect(res.status).toBe(413);
+  it('reads a request with no body and no content type as an empty object', async () => {
+    const res = await rawRequest(app.baseUrl, { method: 'POST', path: '/api/v1/tickets', headers: { authorization: `Bearer ${ws.key}` } });
+    expectError(res, 400, 'validation_failed');
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain('subject');
+  });
+
+  it.each([
+    ['an array', '[]', 'an array'],
+    ['null', 'null', 'null'],
+    ['a number', '5', 'a number'],
+    ['a string', '"open"', 'a string'],
+  ])('says what came instead of a JSON object: %s', async (_what, raw, named) => {
+    const res = await api.call('POST', '/api/v1/tickets', raw, { 'content-type': 'application/json' });
+    expectError(res, 400, 'invalid_json');
+    expect(res.body.error.message).toBe(`The request body must be a JSON object, not ${named}.`);
+  });
+
+  it.each([
+    ['POST', '/api/v1/tickets', () => newTicket()],
+    ['PATCH', 'ticket', () => ({ status: 'pending' })],
+    ['POST', 'ticket/messages', () => ({ body: 'hi', senderEmail: 'customer@example.com' })],
+  ])('refuses JSON nested 10,000 levels deep with 400 naming the field (%s %s)', async (method, where, valid) => {
+    const path = where === 'ticket' ? `/api/v1/tickets/${ticketId}` : where === 'ticket/messages' ? `/api/v1/tickets/${ticketId}/messages` : where;
+    const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+    const raw = JSON.stringify(valid()).replace(/}$/, `,"foo":${deep}}`);
+    const res = await api.call(method, path, raw, { 'content-type': 'application/json' });
+    expectValidation(res, 'foo');
+    expect(res.body.error.details[0].message).toMatch(/64 levels/);
   });
 
   it.each([

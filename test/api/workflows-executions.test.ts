@@ -80,11 +80,12 @@ describe('POST /api/workflows/:id/trigger', () => {
     expect((await triggerWorkflow(api, workflow.id)).triggeredBy).toBe('manual');
   });
 
-  it('accepts a request without a body', async () => {
+  it('accepts a request without a body, with or without a JSON content type (the body is optional)', async () => {
     const workflow = await createWorkflow(api);
     const res = await trigger(workflow.id);
     expectStatus(res, 202);
     expect(res.body.execution.ticketId).toBeNull();
+    expectStatus(await api.post(`/api/workflows/${workflow.id}/trigger`, '', { 'content-type': 'application/json' }), 202);
   });
 
   it('records the current version of the workflow', async () => {

@@ -235,8 +235,8 @@ describe('random workflowJson shapes never produce a 5xx', () => {
         const payload = { name: 'Graph fuzz', triggerType: type, workflowJson: graph };
         const res = await sendJson('POST', '/api/workflows', payload);
         expectWellFormed(res, (b) => expect(keysOf(b.workflow)).toEqual(CREATED_WORKFLOW_FIELDS));
-        // A JSON object is never "invalid JSON"; the body reader refuses "__proto__" keys outright, though.
-        if (res.status === 400 && !JSON.stringify(payload).includes('"__proto__"')) expect(res.body.error.code).toBe('validation_failed');
+        // A JSON object is never "invalid JSON".
+        if (res.status === 400) expect(res.body.error.code).toBe('validation_failed');
       }),
       { numRuns: 2 * NUM_RUNS },
     );

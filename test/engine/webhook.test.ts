@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 /** POSTs a raw body to the webhook with the given signature header (none when undefined). */
-function postHook(body: string, signature: string | undefined, target = path, contentType = 'application/json') {
+function postHook(body: string | Buffer, signature: string | undefined, target = path, contentType = 'application/json') {
   return fetch(app.baseUrl + target, {
     method: 'POST',
     headers: { 'content-type': contentType, ...(signature ? { 'x-deskflow-signature': signature } : {}) },
@@ -98,6 +98,21 @@ describe('webhook trigger', () => {
     const foreign = (await other.api.post('/api/v1/tickets', newTicket())).body.data;
     const naming = JSON.stringify({ ticketId: foreign.id });
     expect((await postHook(naming, signatureHeader(secret, naming))).status).toBe(404);
+  });
+
+  it('refuses invalid UTF-8, JSON nested too deep and other media types, and nothing runs', async () => {
+    const before = (await api.get(`/api/workflows/${workflowId}/executions?limit=200`)).body.executions.length;
+    const latin1 = Buffer.concat([Buffer.from('{"topic":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const garbled = await postHook(latin1, signatureHeader(secret, latin1));
+    expect(garbled).toMatchObject({ status: 400, body: { error: { code: 'invalid_json', message: 'The request body is not valid UTF-8.' } } });
+
+    const deep = `{"topic":"billing","tree":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const nested = await postHook(deep, signatureHeader(secret, deep));
+    expect(nested).toMatchObject({ status: 400, body: { error: { code: 'validation_failed', details: [{ path: 'tree' }] } } });
+
+    const body = '{"topic":"billing"}';
+    expect((await postHook(body, signatureHeader(secret, body), path, 'application/merge-patch+json')).status).toBe(415);
+    expect((await api.get(`/api/workflows/${workflowId}/executions?limit=200`)).body.executions).toHaveLength(before);
   });
 
   it('is 404 for workflows that do not take webhooks', async () => {

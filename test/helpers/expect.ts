@@ -57,10 +57,11 @@ export function expectErrorShape(body: any): void {
   }
 }
 
-/** A 400 validation_failed whose details name `path`. */
-export function expectValidation(res: ApiResponse, path: string): void {
+/** A 400 validation_failed whose details name `path` (with a message matching `message`, when given). */
+export function expectValidation(res: ApiResponse, path: string, message?: RegExp): void {
   expectError(res, 400, 'validation_failed');
   expect(res.body.error.details.map((d: { path: string }) => d.path), JSON.stringify(res.body)).toContain(path);
+  if (message) expect(res.body.error.details.find((d: { path: string }) => d.path === path).message).toMatch(message);
 }
 
 export function expectJson(res: { headers: Headers | Record<string, unknown> }): void {
