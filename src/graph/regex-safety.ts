@@ -12,8 +12,9 @@
 //     row: a?a?a?…aaa or (a|a)(a|a)… backtrack exponentially in the pattern's length
 //   - counted repetition above 1,000, and patterns longer than 500 characters.
 //
-// Known limit: adjacent unbounded quantifiers such as .*a.*b.*c are polynomial, not
-// exponential, and are accepted.
+//   - three or more unbounded repeats in a row that can match the same text, with nothing
+//     between them that only one could match: a*a*a*b, .*a.*b.*c, \w+\d+\w+ (each one more
+//     multiplies the work by the text's length; two in a row, like .*refund.*, are accepted)
 //
 // The tokenizer follows the `u`-flag grammar (the flags evaluation uses): escapes are one
 // token, a character class [...] is one atom (a `+` inside it is a literal), and `{` is
@@ -39,6 +40,8 @@ export function regexProblem(pattern: string): string | undefined {
 }
 
 interface Frame {
+  /** The unbounded repeats in a row so far in the alternative being read (see competes()). */
+  run: { atom: CharTest; count: number } | null;
   /** Some quantifier occurs inside this group (at any depth). */
   hasQuantifier: boolean;
   /** Some `|` occurs inside this group (at any depth). */
@@ -63,7 +66,7 @@ interface Quantifier {
 const MAX_WAYS = 1000;
 
 function frame(atomic: boolean): Frame {
-  return { hasQuantifier: false, hasAlternation: false, atomic, closedWays: 0, ways: 1 };
+  return { run: null, hasQuantifier: false, hasAlternation: false, atomic, closedWays: 0, ways: 1 };
 }
 
 /**
@@ -86,6 +89,7 @@ function backtrackingProblem(p: string): string | undefined {
   while (i < p.length) {
     const ch = p[i];
     const top = stack[stack.length - 1];
+    const atomStart = i;
     if (ch === '\\') {
       const next = p[i + 1] ?? '';
       if (/[1-9]/.test(next) || next === 'k') {
@@ -118,11 +122,14 @@ function backtrackingProblem(p: string): string | undefined {
         }
         i += q.length;
       }
+      // A group's text is not judged character by character: it ends a run unless optional.
+      if (q === undefined || q.min > 0) parent.run = null;
       parent.hasQuantifier ||= group.hasQuantifier || q !== undefined;
       parent.hasAlternation ||= group.hasAlternation;
       if (!addPart(parent, group.atomic ? 1 : group.closedWays + group.ways, q)) return TOO_MANY_WAYS;
       continue;
     } else if (ch === '|') {
+      top.run = null;
       top.hasAlternation = true;
       top.closedWays += top.ways;
       top.ways = 1;
@@ -131,6 +138,7 @@ function backtrackingProblem(p: string): string | undefined {
     } else {
       i += 1; // any other single atom: literal, `.`, `^`, `$`
     }
+    const atom = charTest(p.slice(atomStart, i));
     const q = readQuantifier(p, i);
     if (q !== undefined) {
       const bad = checkCount(q);
@@ -138,9 +146,48 @@ function backtrackingProblem(p: string): string | undefined {
       top.hasQuantifier = true;
       i += q.length;
     }
+    if (q !== undefined && !Number.isFinite(q.max)) {
+      top.run = top.run && overlaps(top.run.atom, atom) ? { atom, count: top.run.count + 1 } : { atom, count: 1 };
+      if (top.run.count >= MAX_COMPETING_REPEATS) return COMPETING_REPEATS;
+    } else if ((q === undefined || q.min > 0) && top.run && !covers(top.run.atom, atom)) {
+      top.run = null; // a required part the repeat before it cannot match ends the run
+    }
     if (!addPart(top, 1, q)) return TOO_MANY_WAYS;
   }
   return stack.length === 1 ? undefined : 'has an unbalanced parenthesis';
+}
+
+/**
+ * Unbounded repeats in a row that can match the same characters compete for the same text:
+ * when the match fails, the engine tries every way of sharing the text among them, which
+ * grows with the text's length to the power of their number. Which characters an atom
+ * matches is judged on a sample alphabet (ASCII and a few letters, spaces and symbols
+ * beyond it), case-insensitively, which errs toward overlap.
+ */
+const MAX_COMPETING_REPEATS = 3;
+const COMPETING_REPEATS = `has ${MAX_COMPETING_REPEATS} or more unbounded repeats in a row that can match the same text (like a*a*a* or .*a.*b.*), which can backtrack catastrophically`;
+const SAMPLE = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), 'é', 'ß', 'Ω', 'ж', '中', '\u00a0', '\u2028', '€', '😀'];
+
+type CharTest = (c: string) => boolean;
+
+function charTest(atom: string): CharTest {
+  let re: RegExp;
+  try {
+    re = new RegExp(`^(?:${atom})$`, 'iu');
+  } catch {
+    return () => true; // not judged alone (cannot happen for a pattern that compiles): assume the worst
+  }
+  return (c) => re.test(c);
+}
+
+function overlaps(a: CharTest, b: CharTest): boolean {
+  return SAMPLE.some((c) => a(c) && b(c));
+}
+
+/** Every sample character `part` matches, `repeat` matches too (and `part` matches some). */
+function covers(repeat: CharTest, part: CharTest): boolean {
+  const matched = SAMPLE.filter(part);
+  return matched.length > 0 && matched.every(repeat);
 }
 
 function checkCount(q: Quantifier): string | undefined {

@@ -17,7 +17,11 @@ describe('regexProblem', () => {
       '(?<year>\\d{4})-(?<month>\\d{2})',
       '\\p{L}+',
       '(?=.*\\d)\\w+',
-      '^\\S+@\\S+\\.\\S+$',
+      '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
+      '^\\w+@\\w+\\.\\w+$',
+      '.*refund.*',
+      '\\d+\\s*\\w+',
+      '^\\s*\\d+\\s*$',
       'colou?r',
       '[^\\]]+',
       '[^]x',
@@ -45,6 +49,16 @@ describe('regexProblem', () => {
     expect(regexProblem('^\\+?\\d{1,3}[-. ]?\\(?\\d{3}\\)?[-. ]?\\d{3}[-. ]?\\d{4}$')).toBeUndefined();
     expect(regexProblem('^(https?://)?(www\\.)?example\\.(com|org|net)(/.*)?$')).toBeUndefined();
     expect(regexProblem('(?=a?)(?=b?)(?=c?)(?=d?)(?=e?)(?=f?)(?=g?)(?=h?)(?=i?)(?=j?)x')).toBeUndefined();
+  });
+  it('refuses three or more unbounded repeats in a row that can match the same text', () => {
+    for (const p of ['^a*a*a*a*a*a*a*a*a*a*a*a*b$', 'a*a*a*', '.*a.*b.*c', '^\\S+@\\S+\\.\\S+$', '\\w+\\d+\\w+', 'x+x?x+x+', '[a-z]+[a-c]*[b]+']) {
+      expect(regexProblem(p), p).toMatch(/unbounded repeats in a row that can match the same text/);
+    }
+  });
+  it('counts a run of repeats afresh after a part the repeats cannot match, an alternative or a group', () => {
+    for (const p of ['a*a*b+a*a*', '\\d+\\w+-\\w+', '.*a.*|.*b.*', 'a+(?:bc)a+a+', '\\s+\\d+\\s+\\d+\\s+']) {
+      expect(regexProblem(p), p).toBeUndefined();
+    }
   });
   it('refuses back-references and lookbehind', () => {
     expect(regexProblem('(a)\\1')).toMatch(/back-reference/);
