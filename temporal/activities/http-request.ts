@@ -109,10 +109,46 @@ export function isRestricted(address: string): boolean {
   return RESTRICTED_V6.some((cidr) => inCidr(address, cidr));
 }
 
+/**
+ * The IPv4 address an address stands for: itself, or the one embedded in an IPv6 address that
+ * reaches it, in any spelling (::ffff:127.0.0.1 and ::ffff:7f00:1 alike): IPv4-mapped
+ * (::ffff:0:0/96), IPv4-compatible (::/96), NAT64 (64:ff9b::/96) and 6to4 (2002::/16).
+ */
 function mappedV4(address: string): string | null {
   if (net.isIPv4(address)) return address;
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return m ? m[1] : null;
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return null;
+  const zero = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
+  const v4 = (at: number) => bytes.slice(at, at + 4).join('.');
+  if (zero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return v4(12);
+  if (zero(0, 12)) return v4(12); // ::a.b.c.d (:: and ::1 fall in 0.0.0.0/8 too)
+  if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zero(4, 12)) return v4(12);
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return v4(2);
+  return null;
+}
+
+/** The 16 bytes of an IPv6 address (a zone id is ignored), or null for anything else. */
+function ipv6Bytes(address: string): number[] | null {
+  const text = address.split('%')[0];
+  if (!net.isIPv6(text)) return null;
+  let groups: string[];
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  const head = tail ? text.slice(0, -tail[1].length) : text;
+  const v4Groups = tail ? tail[1].split('.').map(Number) : [];
+  const [left, right] = head.includes('::') ? head.split('::') : [head, undefined];
+  const parts = (s: string | undefined) => (s ? s.split(':').filter((g) => g !== '') : []);
+  const wanted = 8 - (tail ? 2 : 0);
+  if (right === undefined) groups = parts(left);
+  else {
+    const l = parts(left);
+    const r = parts(right);
+    groups = [...l, ...Array(wanted - l.length - r.length).fill('0'), ...r];
+  }
+  const bytes = groups.flatMap((g) => {
+    const n = parseInt(g, 16);
+    return [n >> 8, n & 0xff];
+  });
+  return [...bytes, ...v4Groups];
 }
 
 /** True when `address` lies in `cidr` (an address alone means /32 or /128). Non-CIDR entries never match. */

@@ -83,8 +83,10 @@ describe('http_request action', () => {
     expect(execution.status).toBe('failed');
     const step = execution.steps.find((s: { nodeId: string }) => s.nodeId === 'notify');
     expect(step.error).toMatch(/Refused to connect to 10\.0\.0\.1.*DESKFLOW_HTTP_ALLOW/);
-    const metadata = await runHttpWorkflow('http://169.254.169.254/latest/meta-data');
-    expect(metadata.execution.steps.find((s: { nodeId: string }) => s.nodeId === 'notify').error).toContain('Refused');
+    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://[::ffff:169.254.169.254]/', 'http://[0:0:0:0:0:ffff:a00:1]/', 'http://[64:ff9b::a9fe:a9fe]/']) {
+      const other = await runHttpWorkflow(url);
+      expect(other.execution.steps.find((s: { nodeId: string }) => s.nodeId === 'notify').error, url).toContain('Refused');
+    }
     expect(seen).toHaveLength(0);
   });
 
@@ -106,10 +108,17 @@ describe('http_request action', () => {
 
 describe('the address guard', () => {
   it('classifies loopback, private, link-local and metadata addresses', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.0.10', '169.254.169.254', '::1', 'fe80::1', 'fd12::1', '::ffff:127.0.0.1', '0.0.0.0']) {
+    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.0.10', '169.254.169.254', '::1', '::', 'fe80::1', 'fd12::1', '0.0.0.0']) {
       expect(isRestricted(a), a).toBe(true);
     }
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1']) expect(isRestricted(a), a).toBe(false);
+  });
+
+  it('sees the IPv4 address inside IPv6 spellings that reach it', () => {
+    const embedded = ['::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:7f00:1', '::FFFF:A9FE:A9FE', '::ffff:10.0.0.1', '::7f00:1', '64:ff9b::a9fe:a9fe', '2002:c0a8:1::1', 'fe80::1%eth0'];
+    for (const a of embedded) expect(isRestricted(a), a).toBe(true);
+    for (const a of ['::ffff:8.8.8.8', '::ffff:808:808', '64:ff9b::808:808', '2002:808:808::1']) expect(isRestricted(a), a).toBe(false);
+    expect(inCidr('::ffff:7f00:1', '127.0.0.1')).toBe(true);
   });
 
   it('matches allow-list CIDRs', () => {
