@@ -45,6 +45,20 @@ export async function runTickBatch(
   return { cursor: done ? null : tickets[tickets.length - 1].id, started, done };
 }
 
+/**
+ * CONTRACT §8: a tick that finds the previous one still running is skipped. A tick runs until
+ * the executions it started have finished, so this counts the scheduled executions of the
+ * workflow created before this tick began that are still pending or running.
+ */
+export async function unfinishedEarlierTickRuns(em: EntityManager, workflowId: string, tickStartedAt: Date): Promise<number> {
+  return em.count(Execution, {
+    workflow: workflowId,
+    triggeredBy: 'scheduled',
+    status: { $in: ['pending', 'running'] },
+    startedAt: { $lt: tickStartedAt },
+  });
+}
+
 async function createOnce(
   em: EntityManager,
   executions: ExecutionService,

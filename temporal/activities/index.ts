@@ -11,7 +11,7 @@ import { assigneeId } from '../../src/tickets/schema.ts';
 import { createServices } from '../../src/services.ts';
 import { performHttpRequest, type HttpRequestOptions } from './http-request.ts';
 import type { WorkflowEngine } from '../../src/executions/run-input.ts';
-import { runTickBatch } from '../../src/workflows/ticks.ts';
+import { runTickBatch, unfinishedEarlierTickRuns } from '../../src/workflows/ticks.ts';
 
 export type ActivityDeps = {
   orm: MikroORM;
@@ -62,6 +62,11 @@ export function createActivities(deps: ActivityDeps) {
 
     async recordStep(executionId: string, step: StepInput): Promise<void> {
       await services().executions.recordStep(executionId, { ...step, startedAt: new Date(step.startedAt), completedAt: date(step.completedAt) });
+    },
+
+    /** How many executions of earlier ticks of the workflow are still unfinished. */
+    async unfinishedEarlierTickRuns(input: { workflowId: string; tickStartedAt: number }): Promise<number> {
+      return unfinishedEarlierTickRuns(services().em, input.workflowId, new Date(input.tickStartedAt));
     },
 
     /** One batch of a scheduled tick: creates and starts the executions of up to 200 matching tickets. */

@@ -71,6 +71,25 @@ describe('scheduled trigger', () => {
     await api.delete(`/api/workflows/${workflowId}`);
   });
 
+  it('skips ticks while an execution of an earlier tick is still running', async () => {
+    const { api } = await engineWorkspace(app);
+    const graph = scheduledGraph({ intervalSeconds: 1 }, [{ id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 3 } }], [{ source: 'tick', target: 'wait' }]);
+    const workflowId = await activeWorkflow(api, 'scheduled', graph.nodes, graph.edges, 'Slow tick');
+    type Run = { status: string; startedAt: string; completedAt: string | null };
+    const runs = (await eventually(async () => {
+      const list = (await api.get(`/api/workflows/${workflowId}/executions`)).body.executions as Run[];
+      return list.filter((e) => e.status === 'completed').length >= 2 ? list : undefined;
+    }, 30_000, 'two slow ticks')) as Run[];
+    await api.patch(`/api/workflows/${workflowId}`, { isActive: false });
+    // Oldest first: each tick's run started only after the one before it had finished.
+    const finished = runs.filter((e) => e.completedAt !== null).reverse();
+    for (let i = 1; i < finished.length; i++) {
+      expect(Date.parse(finished[i].startedAt)).toBeGreaterThanOrEqual(Date.parse(finished[i - 1].completedAt!));
+    }
+    expect(runs.filter((e) => e.status === 'running' || e.status === 'pending').length).toBeLessThanOrEqual(1);
+    await api.delete(`/api/workflows/${workflowId}`);
+  }, 60_000);
+
   it('keeps the Temporal Schedule in step with edits and removes it on delete', async () => {
     const { api } = await engineWorkspace(app);
     const created = await api.post('/api/workflows', {
