@@ -229,11 +229,21 @@ export class ExecutionService {
   }
 
   /** Records the end of a run; an execution that already ended keeps its first outcome. */
+  /**
+   * Ends the execution. A step still waiting (a delay or wait_for_reply cut short by a cancel
+   * or by a failure on another branch) ends with it, as failed with the reason: no finished
+   * execution shows a step waiting.
+   */
   async finish(executionId: string, status: 'completed' | 'failed' | 'cancelled', error: string | null): Promise<void> {
-    await this.em.nativeUpdate(
-      Execution,
-      { id: executionId, status: { $in: ['pending', 'running'] } },
-      { status, error, completedAt: new Date() },
-    );
+    const now = new Date();
+    await this.em.transactional(async (em) => {
+      const ended = await em.nativeUpdate(Execution, { id: executionId, status: { $in: ['pending', 'running'] } }, { status, error, completedAt: now });
+      if (ended === 0 || status === 'completed') return;
+      await em.nativeUpdate(
+        ExecutionStep,
+        { execution: executionId, status: 'waiting' },
+        { status: 'failed', completedAt: now, error: status === 'cancelled' ? 'The execution was cancelled while this step was waiting.' : 'The execution failed elsewhere while this step was waiting.' },
+      );
+    });
   }
 }

@@ -52,6 +52,9 @@ describe('cancelling an execution', () => {
     expect(ended).toMatchObject({ id: waiting.id, status: 'cancelled', error: null });
     expect(ended.completedAt).not.toBeNull();
     expect(stepOf(ended, 'follow-up')).toBeUndefined();
+    // The cut-short delay does not stay `waiting` on a finished execution.
+    expect(stepOf(ended, 'wait')).toMatchObject({ status: 'failed', error: 'The execution was cancelled while this step was waiting.' });
+    expect(stepOf(ended, 'wait')?.completedAt).toBe(ended.completedAt);
     expect((await readTicket(api, ticketId)).tags).toEqual([]);
 
     expectError(await api.post(`/api/workflows/${workflowId}/executions/${waiting.id}/cancel`), 409, 'execution_finished');

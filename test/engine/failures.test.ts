@@ -22,7 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-
 describe('a failing action', () => {
   it('assigning to someone who is not a member fails the execution at that node', async () => {
     const { api } = await engineWorkspace(app, [{ userId: 'agent-1' }]);
@@ -53,6 +52,31 @@ describe('a failing action', () => {
     expect(execution.error).toMatch(/assign/);
     expect(execution.error).toMatch(/ghost-user/);
     expect(await readTicket(api, ticketId)).toMatchObject({ assignedTo: null, tags: [] });
+  });
+
+  it('a failure on one branch ends a delay waiting on another: the step does not stay waiting', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        triggerNode('ticket_created', 'start'),
+        actionNode('beat', { actionType: 'delay', seconds: 1 }),
+        actionNode('assign', { actionType: 'assign_ticket', assignTo: 'ghost-user' }),
+        actionNode('pause', { actionType: 'delay', seconds: 30 }),
+      ],
+      [
+        { source: 'start', target: 'beat' },
+        { source: 'beat', target: 'assign' },
+        { source: 'start', target: 'pause' },
+      ],
+    );
+    await openTicket(api);
+
+    const [execution] = await finishedExecutions(api, workflowId, 1, 15_000);
+    expect(execution.status).toBe('failed');
+    expect(stepOf(execution, 'assign')?.status).toBe('failed');
+    expect(stepOf(execution, 'pause')).toMatchObject({ status: 'failed', error: 'The execution failed elsewhere while this step was waiting.' });
   });
 
   it('an action that needs a ticket fails a run that has none', async () => {

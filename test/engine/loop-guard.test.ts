@@ -23,7 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-
 describe('a workflow that changes the ticket that triggered it', () => {
   it('runs exactly once per outside change and then settles', async () => {
     const { ws, api } = await engineWorkspace(app);

@@ -24,7 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-
 describe('ticket_created', () => {
   it('runs on a new ticket and changes it', async () => {
     const { api } = await engineWorkspace(app);
