@@ -1,7 +1,7 @@
 // `{{ path }}` placeholders in action parameters (reply body, tag, assignee, http url,
 // header values and body), filled from the run context when the action runs.
 //
-// Rendering: a string as is; a number or boolean via String(); null or missing as ''; an array
+// Rendering: a string as is (HTML-escaped in a reply's bodyHtml); a number or boolean via String(); null or missing as ''; an array
 // of scalars joined with ', '; any other array or object as JSON. Spaces inside the braces
 // are allowed. An unterminated `{{` is left literally, as is any text between braces that
 // contains a brace itself.
@@ -15,10 +15,16 @@ function placeholderPattern(): RegExp {
   return /\{\{([^{}]*)\}\}/g;
 }
 
-export function renderTemplate(text: string, context: RunContext | unknown): string {
-  return text.replace(placeholderPattern(), (_whole, inner: string) =>
-    renderValue(getPath(context, inner.trim())),
-  );
+/** `as: 'html'` escapes what the placeholders insert (the text around them is the author's HTML). */
+export function renderTemplate(text: string, context: RunContext | unknown, opts: { as?: 'text' | 'html' } = {}): string {
+  return text.replace(placeholderPattern(), (_whole, inner: string) => {
+    const value = renderValue(getPath(context, inner.trim()));
+    return opts.as === 'html' ? escapeHtml(value) : value;
+  });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** The paths named by the placeholders of `text`, trimmed, in order ('' for `{{ }}`). */

@@ -166,7 +166,7 @@ function renderAction(action: ActionData, context: RunContext): ActionData {
       return {
         ...action,
         body: renderTemplate(action.body, context),
-        ...(action.bodyHtml !== undefined ? { bodyHtml: renderTemplate(action.bodyHtml, context) } : {}),
+        ...(action.bodyHtml !== undefined ? { bodyHtml: renderTemplate(action.bodyHtml, context, { as: 'html' }) } : {}),
       };
     case 'http_request':
       return {

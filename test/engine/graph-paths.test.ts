@@ -97,7 +97,7 @@ describe('fan-out and joins', () => {
         conditionNode('is-vip', { field: 'ticket.customerEmail', operator: 'ends_with', value: '@vip.example.com' }),
         actionNode('vip', { actionType: 'add_tag', tag: 'vip' }),
         actionNode('standard', { actionType: 'add_tag', tag: 'standard' }),
-        actionNode('ack', { actionType: 'send_reply', body: 'We received "{{ticket.subject}}".' }),
+        actionNode('ack', { actionType: 'send_reply', body: 'We received "{{ticket.subject}}".', bodyHtml: '<p>We received <b>{{ticket.subject}}</b>.</p>' }),
       ],
       [
         { source: 'start', target: 'is-vip' },
@@ -107,13 +107,15 @@ describe('fan-out and joins', () => {
         { source: 'standard', target: 'ack' },
       ],
     );
-    const ticketId = await openTicket(api, { subject: 'Login loop', customerEmail: 'dana@vip.example.com' });
+    const ticketId = await openTicket(api, { subject: 'Login <loop>', customerEmail: 'dana@vip.example.com' });
 
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution.status).toBe('completed');
     expect(listedNodes(execution)).toEqual(['ack', 'is-vip', 'start', 'vip']);
     expect((await readTicket(api, ticketId)).tags).toEqual(['vip']);
     const outbound = (await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound');
-    expect(outbound.map((m) => m.body)).toEqual(['We received "Login loop".']);
+    expect(outbound.map((m) => m.body)).toEqual(['We received "Login <loop>".']);
+    // Values inserted into HTML are escaped; the author's markup is kept.
+    expect(outbound.map((m) => m.bodyHtml)).toEqual(['<p>We received <b>Login &lt;loop&gt;</b>.</p>']);
   });
 });

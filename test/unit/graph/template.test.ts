@@ -28,6 +28,14 @@ describe('renderTemplate', () => {
   it('does not reach prototype properties', () => {
     expect(renderTemplate('{{ticket.constructor}}{{data.__proto__}}', ctx)).toBe('');
   });
+  it('escapes inserted values, not the author\'s markup, when rendering HTML', () => {
+    const html = { message: { body: `<script>alert("x")</script> & 'you'` }, data: { list: ['<b>', 'c&d'] } };
+    expect(renderTemplate('<p>{{message.body}}</p>', html, { as: 'html' })).toBe(
+      '<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;you&#39;</p>',
+    );
+    expect(renderTemplate('<ul>{{data.list}}</ul>', html, { as: 'html' })).toBe('<ul>&lt;b&gt;, c&amp;d</ul>');
+    expect(renderTemplate('<p>{{message.body}}</p>', html)).toBe(`<p><script>alert("x")</script> & 'you'</p>`);
+  });
 });
 
 describe('renderTemplateDeep', () => {
