@@ -19,7 +19,7 @@ import type { ScheduleSync } from './workflows/schedules.ts';
 
 export type AppDeps = {
   orm: MikroORM;
-  config: Pick<Config, 'rateLimit'>;
+  config: Pick<Config, 'rateLimit'> & Partial<Pick<Config, 'metricsToken'>>;
   logger: Logger;
   /** Starts and cancels runs; without one, executions stay pending until a relay starts them. */
   engine?: WorkflowEngine;
@@ -43,7 +43,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   const health = healthRoutes(deps.orm, deps.readiness ?? []);
   app.use(health.routes());
-  app.use(metricsRoutes(deps.orm).routes());
+  if (deps.config.metricsToken) app.use(metricsRoutes(deps.orm, deps.config.metricsToken).routes());
 
   // Signed instead of keyed: mounted before the keyed workflows routes.
   app.use(webhookRoutes().routes());

@@ -32,6 +32,7 @@ const envSchema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().min(0).default(2000),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   DESKFLOW_HTTP_ALLOW: z.string().default(''),
+  METRICS_TOKEN: optionalString,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -57,6 +58,8 @@ export type Config = {
   rateLimit: { perSecond: number; burst: number };
   dbPoolMax: number;
   httpAllow: string[];
+  /** Bearer token that GET /metrics requires; unset, /metrics is not served. */
+  metricsToken: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 };
 
@@ -89,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
     dbPoolMax: e.DB_POOL_MAX,
     httpAllow: e.DESKFLOW_HTTP_ALLOW.split(',').map((s) => s.trim()).filter(Boolean),
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,15 +1,24 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { unauthorized } from '../errors.ts';
 import type { AppState } from './state.ts';
 
 /**
- * GET /metrics (no key; aggregates only, no tenant data) in Prometheus text format. Read from
- * the database, so it is the same whichever process answers: the outbox backlog, executions
- * by status, and deliveries the loop guard stopped (CONTRACT §5).
+ * GET /metrics in Prometheus text format, for the operator's scraper (`Authorization: Bearer
+ * METRICS_TOKEN`; served only when that is set, since every endpoint needs credentials and the
+ * counts span all workspaces). Read from the database, so it is the same whichever process
+ * answers: the outbox backlog, executions by status, and deliveries the loop guard stopped
+ * (CONTRACT §5).
  */
-export function metricsRoutes(orm: MikroORM): Router<AppState> {
+export function metricsRoutes(orm: MikroORM, token: string): Router<AppState> {
   const router = new Router<AppState>();
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  const expected = digest(`Bearer ${token}`);
   router.get('/metrics', async (ctx) => {
+    if (!timingSafeEqual(digest(ctx.get('authorization')), expected)) {
+      throw unauthorized('The metrics token is required: send "Authorization: Bearer <METRICS_TOKEN>".');
+    }
     const em = orm.em.fork();
     const [outbox, executions] = await Promise.all([
       em.execute<Array<{ undelivered: string; loop_guarded: string; oldest_age: string | null }>>(

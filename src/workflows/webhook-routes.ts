@@ -33,7 +33,7 @@ export function webhookRoutes(): Router<AppState> {
     const problem = verifyWebhookSignature({ header, secret: workflow.webhookSecret, rawBody: raw, nowSeconds: Math.floor(Date.now() / 1000) });
     if (problem) throw webhookUnauthorized(problem);
 
-    const data = parseObject(raw);
+    const data = parseObject(raw, ctx.request.type.trim().toLowerCase() === 'application/json');
     const ticketId = data.ticketId;
     if (ticketId !== undefined && typeof ticketId !== 'string') {
       throw validationFailed([{ path: 'ticketId', message: 'ticketId must be a string.' }]);
@@ -55,8 +55,12 @@ export function webhookRoutes(): Router<AppState> {
   return router;
 }
 
-function parseObject(raw: Buffer): Record<string, unknown> {
-  if (raw.length === 0) return {};
+/** The body as a JSON object; no body at all reads as `{}`, an empty one declared as JSON is refused. */
+function parseObject(raw: Buffer, declaredJson: boolean): Record<string, unknown> {
+  if (raw.length === 0) {
+    if (declaredJson) throw invalidJson('The request body is empty; send a JSON object.');
+    return {};
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));

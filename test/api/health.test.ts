@@ -25,16 +25,33 @@ describe('operational endpoints', () => {
     }
   });
 
-  it('expose Prometheus metrics of the outbox and executions without a key', async () => {
-    const ws = await createWorkspace(app.orm);
-    await client(app.baseUrl, ws.key).post('/api/v1/tickets', newTicket());
-    const res = await fetch(`${app.baseUrl}/metrics`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toContain('text/plain');
-    const text = await res.text();
-    // No relay runs in this app, so the ticket's event is still waiting.
-    expect(Number(/^deskflow_outbox_undelivered (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
-    expect(text).toMatch(/^deskflow_loop_guard_stops_total \d+$/m);
-    expect(text).toMatch(/^deskflow_executions\{status="completed"\} \d+$/m);
+  it('serve Prometheus metrics of the outbox and executions to the bearer of METRICS_TOKEN only', async () => {
+    const metered = await startTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
+    try {
+      const ws = await createWorkspace(metered.orm);
+      await client(metered.baseUrl, ws.key).post('/api/v1/tickets', newTicket());
+      const scrape = (authorization?: string) => fetch(`${metered.baseUrl}/metrics`, { headers: authorization ? { authorization } : {} });
+      for (const wrong of [undefined, 'Bearer nope', `Bearer ${ws.key}`, 'scrape-secret']) {
+        const denied = await scrape(wrong);
+        expect(denied.status, String(wrong)).toBe(401);
+        expect(((await denied.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+      }
+      const res = await scrape('Bearer scrape-secret');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/plain');
+      const text = await res.text();
+      // No relay runs in this app, so the ticket's event is still waiting.
+      expect(Number(/^deskflow_outbox_undelivered (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
+      expect(text).toMatch(/^deskflow_loop_guard_stops_total \d+$/m);
+      expect(text).toMatch(/^deskflow_executions\{status="completed"\} \d+$/m);
+    } finally {
+      await metered.close();
+    }
+  });
+
+  it('do not serve /metrics when no METRICS_TOKEN is set', async () => {
+    const res = await client(app.baseUrl).get('/metrics');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
   });
 });

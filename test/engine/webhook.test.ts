@@ -112,6 +112,8 @@ describe('webhook trigger', () => {
 
     const body = '{"topic":"billing"}';
     expect((await postHook(body, signatureHeader(secret, body), path, 'application/merge-patch+json')).status).toBe(415);
+    const empty = await postHook('', signatureHeader(secret, ''));
+    expect(empty).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
     expect((await api.get(`/api/workflows/${workflowId}/executions?limit=200`)).body.executions).toHaveLength(before);
   });
 
