@@ -23,6 +23,8 @@ export function ormConfig({ databaseUrl, poolMax = 10, debug = false }: OrmOptio
       // Never hang a request on an unreachable database: fail fast and answer 503.
       connectionTimeoutMillis: 5_000,
       statement_timeout: 30_000,
+      // A server that stops answering mid-query (frozen, partitioned) is given up on too.
+      query_timeout: 35_000,
     },
     migrations: {
       path: migrationsDir,

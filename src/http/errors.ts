@@ -50,7 +50,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (e.name === 'ConnectionException') return true;
     // 08P01 (protocol violation) is caused by the request, not an outage: it must not hide as a 503.
     if (e.code && (UNAVAILABLE_CODES.has(e.code) || (e.code.startsWith('08') && e.code !== '08P01'))) return true;
-    if (/timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(e.message ?? '')) return true;
+    if (/timeout exceeded when trying to connect|Query read timeout|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(e.message ?? '')) return true;
   }
   return false;
 }
