@@ -64,7 +64,13 @@ export async function runEntry(main: (resources: Resources) => Promise<void>): P
   } catch (err) {
     // After a signal, the command fails because its resources are being released: not news.
     if (interrupted) return;
-    printError(err instanceof UsageError || err instanceof CommandError ? err.message : messageOf(err));
+    const message = err instanceof UsageError || err instanceof CommandError ? err.message : messageOf(err);
+    printError(message);
+    // `--json` promises one JSON object on stdout: a failure is one too.
+    if (process.argv.slice(2).includes('--json')) {
+      const code = err instanceof UsageError ? 'invalid_usage' : err instanceof CommandError ? 'command_failed' : 'internal_error';
+      process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
+    }
     process.exitCode = err instanceof UsageError ? 2 : 1;
   } finally {
     await resources.release();

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { resolveDatabase } from '../db/database.ts';
 import { migrate, ormConfig } from '../db/orm.ts';
 import type { Logger } from '../logger.ts';
+import { CommandError } from './errors.ts';
 import { messageOf, type Resources } from './process.ts';
 
 export type OpenDatabase = { orm: MikroORM; embedded: boolean; applied: string[] };
@@ -31,7 +32,7 @@ export async function openDatabase(
     (orm) => orm.close(),
   );
   await orm.em.getConnection().execute('select 1').catch((err) => {
-    throw new Error(`could not connect to the database: ${messageOf(err)}`);
+    throw new CommandError(`could not connect to the database: ${messageOf(err)}`);
   });
   const applied = await migrate(orm).catch((err) => {
     throw new Error(`could not apply migrations: ${messageOf(err)}`);

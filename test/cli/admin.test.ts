@@ -47,11 +47,20 @@ async function query(url: string, sql: string): Promise<unknown[]> {
   }
 }
 
+/**
+ * A failed command: the message on stderr and the exit code; stdout empty, or with --json the
+ * same failure as one JSON object.
+ */
 function expectFailure(result: CliResult, code: 1 | 2, message: RegExp): void {
-  expect(result.stdout).toBe('');
   expect(result.stderr).toMatch(message);
   expect(result.stderr.trim().split('\n')[0]).toMatch(/^error: /);
   expect(result.code, result.stderr).toBe(code);
+  if (result.stdout !== '') {
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: { code: code === 2 ? 'invalid_usage' : 'command_failed', message: result.stderr.trim().split('\n')[0].replace(/^error: /, '') },
+    });
+    expect(result.stdout.endsWith('}\n') && result.stdout.split('\n').length === 2).toBe(true);
+  }
 }
 
 describe('workspace create', slow, () => {
@@ -156,6 +165,9 @@ describe('API keys', slow, () => {
     expectFailure(results[1], 1, /^error: workspace not found: not-a-uuid\n$/);
     expectFailure(results[2], 1, new RegExp(`^error: API key not found: ${unknown}\n$`));
     expectFailure(results[3], 1, /^error: API key not found: 42\n$/);
+    // --json: the failure is also the one JSON object on stdout; without it stdout stays empty.
+    expect(JSON.parse(results[0].stdout)).toEqual({ error: { code: 'command_failed', message: `workspace not found: ${unknown}` } });
+    expect(results[3].stdout).toBe('');
   });
 });
 
