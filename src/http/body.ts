@@ -1,7 +1,7 @@
 import bodyParser from 'koa-bodyparser';
 import type { Context, Next } from 'koa';
 import { invalidJson, payloadTooLarge, unsupportedMediaType } from '../errors.ts';
-import { assertJsonMediaType, jsonObject } from './json.ts';
+import { assertJsonMediaType, declaresJson, emptyJsonBody, jsonObject } from './json.ts';
 
 export const MiB = 1024 * 1024;
 
@@ -35,7 +35,7 @@ export function jsonBody(limitBytes: number, opts: { optional?: boolean } = {}) 
     },
   });
   const empty = (ctx: Context, next: Next) => {
-    if (!opts.optional && ctx.request.type.trim().toLowerCase() === 'application/json') throw invalidJson('The request body is empty; send a JSON object.');
+    if (!opts.optional && declaresJson(ctx)) throw emptyJsonBody();
     ctx.request.body = {};
     ctx.request.rawBody = '';
     return next();

@@ -16,10 +16,16 @@ const UNSTORABLE = /[\u0000\p{Cs}]/u;
  */
 export function assertJsonMediaType(ctx: Context): void {
   const charset = ctx.request.charset.toLowerCase();
-  if (ctx.request.type.trim().toLowerCase() !== 'application/json' || (charset !== '' && charset !== 'utf-8' && charset !== 'utf8')) {
-    throw unsupportedMediaType();
-  }
+  if (!declaresJson(ctx) || (charset !== '' && charset !== 'utf-8' && charset !== 'utf8')) throw unsupportedMediaType();
 }
+
+/** The request says its body is `application/json` (media types are case-insensitive). */
+export function declaresJson(ctx: Context): boolean {
+  return ctx.request.type.trim().toLowerCase() === 'application/json';
+}
+
+/** An empty body that says it is JSON is not JSON. */
+export const emptyJsonBody = () => invalidJson('The request body is empty; send a JSON object.');
 
 /** The parsed body as a JSON object, or a 400 saying what is wrong with it. */
 export function jsonObject(parsed: unknown): Record<string, unknown> {

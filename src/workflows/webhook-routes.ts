@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { AppError, conflict, invalidJson, notFound, validationFailed } from '../errors.ts';
 import { MiB } from '../http/body.ts';
 import { readRawJsonBody } from '../http/raw-body.ts';
-import { jsonObject } from '../http/json.ts';
+import { declaresJson, emptyJsonBody, jsonObject } from '../http/json.ts';
 import type { AppState } from '../http/state.ts';
 import { isUuid } from '../ids.ts';
 import { presentExecution } from '../executions/presenter.ts';
@@ -33,7 +33,7 @@ export function webhookRoutes(): Router<AppState> {
     const problem = verifyWebhookSignature({ header, secret: workflow.webhookSecret, rawBody: raw, nowSeconds: Math.floor(Date.now() / 1000) });
     if (problem) throw webhookUnauthorized(problem);
 
-    const data = parseObject(raw, ctx.request.type.trim().toLowerCase() === 'application/json');
+    const data = parseObject(raw, declaresJson(ctx));
     const ticketId = data.ticketId;
     if (ticketId !== undefined && typeof ticketId !== 'string') {
       throw validationFailed([{ path: 'ticketId', message: 'ticketId must be a string.' }]);
@@ -58,7 +58,7 @@ export function webhookRoutes(): Router<AppState> {
 /** The body as a JSON object; no body at all reads as `{}`, an empty one declared as JSON is refused. */
 function parseObject(raw: Buffer, declaredJson: boolean): Record<string, unknown> {
   if (raw.length === 0) {
-    if (declaredJson) throw invalidJson('The request body is empty; send a JSON object.');
+    if (declaredJson) throw emptyJsonBody();
     return {};
   }
   let parsed: unknown;
