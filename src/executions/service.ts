@@ -228,11 +228,10 @@ export class ExecutionService {
     return em.findOne(ExecutionStep, { execution: executionId, nodeId });
   }
 
-  /** Records the end of a run; an execution that already ended keeps its first outcome. */
   /**
-   * Ends the execution. A step still waiting (a delay or wait_for_reply cut short by a cancel
-   * or by a failure on another branch) ends with it, as failed with the reason: no finished
-   * execution shows a step waiting.
+   * Records the end of a run; an execution that already ended keeps its first outcome. A step
+   * still waiting (a delay or wait_for_reply cut short by a cancel or by a failure on another
+   * branch) ends with it, as failed with the reason: no finished execution shows a step waiting.
    */
   async finish(executionId: string, status: 'completed' | 'failed' | 'cancelled', error: string | null): Promise<void> {
     const now = new Date();
