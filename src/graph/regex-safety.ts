@@ -10,11 +10,10 @@
 //   - back-references (\1, \k<name>), and lookbehind (?<= (?<!
 //   - more than 1,000 ways through the pattern from optional parts and alternatives in a
 //     row: a?a?a?…aaa or (a|a)(a|a)… backtrack exponentially in the pattern's length
-//   - counted repetition above 1,000, and patterns longer than 500 characters.
-//
 //   - three or more unbounded repeats in a row that can match the same text, with nothing
 //     between them that only one could match: a*a*a*b, .*a.*b.*c, \w+\d+\w+ (each one more
 //     multiplies the work by the text's length; two in a row, like .*refund.*, are accepted)
+//   - counted repetition above 1,000, and patterns longer than 500 characters.
 //
 // The tokenizer follows the `u`-flag grammar (the flags evaluation uses): escapes are one
 // token, a character class [...] is one atom (a `+` inside it is a literal), and `{` is
@@ -40,7 +39,7 @@ export function regexProblem(pattern: string): string | undefined {
 }
 
 interface Frame {
-  /** The unbounded repeats in a row so far in the alternative being read (see competes()). */
+  /** The unbounded repeats in a row so far in the alternative being read (see overlaps()). */
   run: { atom: CharTest; count: number } | null;
   /** Some quantifier occurs inside this group (at any depth). */
   hasQuantifier: boolean;

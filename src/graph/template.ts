@@ -1,9 +1,9 @@
 // `{{ path }}` placeholders in action parameters (reply body, tag, assignee, http url,
 // header values and body), filled from the run context when the action runs.
 //
-// Rendering: a string as is (HTML-escaped in a reply's bodyHtml); a number or boolean via String(); null or missing as ''; an array
-// of scalars joined with ', '; any other array or object as JSON. Spaces inside the braces
-// are allowed. An unterminated `{{` is left literally, as is any text between braces that
+// Rendering: a string as is; a number or boolean via String(); null or missing as ''; an array
+// of scalars joined with ', '; any other array or object as JSON; in a reply's bodyHtml, each
+// inserted value HTML-escaped. Spaces inside the braces are allowed. An unterminated `{{` is left literally, as is any text between braces that
 // contains a brace itself.
 
 import { getPath } from './paths.ts';

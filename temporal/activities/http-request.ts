@@ -131,19 +131,14 @@ function mappedV4(address: string): string | null {
 function ipv6Bytes(address: string): number[] | null {
   const text = address.split('%')[0];
   if (!net.isIPv6(text)) return null;
-  let groups: string[];
   const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   const head = tail ? text.slice(0, -tail[1].length) : text;
   const v4Groups = tail ? tail[1].split('.').map(Number) : [];
-  const [left, right] = head.includes('::') ? head.split('::') : [head, undefined];
   const parts = (s: string | undefined) => (s ? s.split(':').filter((g) => g !== '') : []);
-  const wanted = 8 - (tail ? 2 : 0);
-  if (right === undefined) groups = parts(left);
-  else {
-    const l = parts(left);
-    const r = parts(right);
-    groups = [...l, ...Array(wanted - l.length - r.length).fill('0'), ...r];
-  }
+  const [left, right] = head.split('::').map(parts);
+  // `::` stands for as many zero groups as the 8 (6 before a dotted IPv4 tail) are missing.
+  const zeros = right === undefined ? [] : Array((tail ? 6 : 8) - left.length - right.length).fill('0');
+  const groups = [...left, ...zeros, ...(right ?? [])];
   const bytes = groups.flatMap((g) => {
     const n = parseInt(g, 16);
     return [n >> 8, n & 0xff];
