@@ -7,15 +7,20 @@ import { authenticate } from './http/auth.ts';
 import { errorHandler } from './http/errors.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import type { AppState } from './http/state.ts';
-import { healthRoutes, type ReadinessCheck } from './http/health.ts';
+import { lookupKeys, type KeyAuthenticator } from './workspaces/key-cache.ts';
+import { databaseCheck, healthRoutes, passes, type ReadinessCheck } from './http/health.ts';
 import { metricsRoutes } from './http/metrics.ts';
+import { openApiDocument, type OpenApiDocument } from './openapi/document.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { createServices } from './services.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
-import { webhookRoutes } from './workflows/webhook-routes.ts';
-import type { WorkflowEngine } from './executions/run-input.ts';
-import type { ScheduleSync } from './workflows/schedules.ts';
+import { executionRoutes } from './executions/routes.ts';
+import { triggerRoutes } from './triggers/routes.ts';
+import { webhookRoutes } from './triggers/webhook-routes.ts';
+import type { WorkflowEngine } from './executions/engine.ts';
+import type { ScheduleSync } from './workflows/schedule-spec.ts';
 
 export type AppDeps = {
   orm: MikroORM;
@@ -25,8 +30,12 @@ export type AppDeps = {
   engine?: WorkflowEngine;
   /** Keeps Temporal Schedules of scheduled workflows in step. */
   schedules?: ScheduleSync;
+  /** How API keys are resolved (default: a query per request). */
+  keys?: KeyAuthenticator;
   /** Extra readiness checks beyond the database (the workflow engine). */
   readiness?: ReadinessCheck[];
+  /** True once the process shuts down: /readyz answers 503 from then on. */
+  stopping?: () => boolean;
 };
 
 /** Builds the HTTP application; never listens (server.ts and the tests do). */
@@ -35,20 +44,24 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.proxy = true;
   const limiter = new RateLimiter(deps.config.rateLimit);
 
-  app.use(errorHandler(deps.logger));
+  const database = databaseCheck(deps.orm);
+  app.use(errorHandler(deps.logger, { databaseAnswers: () => passes(database, 2_000) }));
   app.use(async (ctx, next) => {
     ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger });
     await next();
   });
 
-  const health = healthRoutes(deps.orm, deps.readiness ?? []);
+  const health = healthRoutes(deps.orm, deps.readiness ?? [], deps.stopping);
   app.use(health.routes());
   if (deps.config.metricsToken) app.use(metricsRoutes(deps.orm, deps.config.metricsToken).routes());
+  // Generated from the routers mounted here, once all are (src/http/operation.ts says how a route describes itself).
+  let document: OpenApiDocument | undefined;
+  app.use(openApiRoutes(() => (document ??= openApiDocument(app))).routes());
 
   // Signed instead of keyed: mounted before the keyed workflows routes.
   app.use(webhookRoutes().routes());
 
-  const requireKey = authenticate((ctx) => ctx.state.services.workspaces, limiter);
+  const requireKey = authenticate(deps.keys ?? lookupKeys, limiter);
   const tickets = new Router<AppState>({ prefix: '/api/v1/tickets' });
   tickets.use(requireKey);
   tickets.use(ticketRoutes().routes());
@@ -58,6 +71,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const workflows = new Router<AppState>({ prefix: '/api/workflows' });
   workflows.use(requireKey);
   workflows.use(workflowRoutes().routes());
+  workflows.use(triggerRoutes().routes());
+  workflows.use(executionRoutes().routes());
   app.use(workflows.routes());
 
   return app;

@@ -4,6 +4,29 @@
  */
 export type ErrorDetail = { path: string; message: string };
 
+/**
+ * Every code an HTTP answer can carry, with its status (docs/contract.md §1); the OpenAPI
+ * document lists them from this table. (Workflow activities use AppError with codes of their
+ * own, which never reach a client.)
+ */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  outbound_not_allowed: 409,
+  execution_finished: 409,
+  workflow_inactive: 409,
+  idempotency_key_reused: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
 export class AppError extends Error {
   readonly status: number;
   readonly code: string;
@@ -33,7 +56,7 @@ export const forbidden = (message: string) => new AppError(403, 'forbidden', mes
 
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found.`);
 
-export const conflict = (code: string, message: string) => new AppError(409, code, message);
+export const conflict = (code: 'outbound_not_allowed' | 'execution_finished' | 'workflow_inactive' | 'idempotency_key_reused', message: string) => new AppError(409, code, message);
 
 export const payloadTooLarge = (limitBytes: number) =>
   new AppError(413, 'payload_too_large', `The request body exceeds the limit of ${limitBytes} bytes.`);

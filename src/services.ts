@@ -1,35 +1,62 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { WorkflowEngine } from './executions/engine.ts';
 import { ExecutionService } from './executions/service.ts';
-import type { WorkflowEngine } from './executions/run-input.ts';
+import { IdempotencyService } from './idempotency/service.ts';
 import type { Logger } from './logger.ts';
-import { MessageService } from './messages/service.ts';
+import { MessageService, writeInitialMessage } from './messages/service.ts';
+import { MemberAssignees } from './tickets/assignees.ts';
 import { TicketService } from './tickets/service.ts';
+import { ExecutionDispatcher, type AfterCommit } from './triggers/dispatcher.ts';
+import { TriggerService } from './triggers/service.ts';
+import type { ScheduleSync } from './workflows/schedule-spec.ts';
 import { WorkflowService } from './workflows/service.ts';
 import { WorkspaceService } from './workspaces/service.ts';
-import type { ScheduleSync } from './workflows/schedules.ts';
 
 /** The services of one unit of work (a request, a CLI command, an activity), sharing one EntityManager fork. */
-export type Services = {
-  em: EntityManager;
-  workspaces: WorkspaceService;
-  tickets: TicketService;
-  messages: MessageService;
-  executions: ExecutionService;
-  workflows: WorkflowService;
+export type Services = ReturnType<typeof servicesOn> & {
+  /**
+   * Runs `work` with services whose writes all join one transaction, so that they commit or
+   * roll back together with whatever else `work` writes (an idempotency key). What must not
+   * happen before the commit (starting a run on the workflow engine) waits until it.
+   */
+  inTransaction<T>(work: (services: Services) => Promise<T>): Promise<T>;
 };
 
-export type ServiceDeps = { engine?: WorkflowEngine; schedules?: ScheduleSync; logger?: Logger };
+export type ServiceDeps = {
+  engine?: WorkflowEngine;
+  schedules?: ScheduleSync;
+  logger?: Logger;
+  /** Set inside inTransaction: defers effects outside the database until the commit. */
+  afterCommit?: AfterCommit;
+};
 
 export function createServices(em: EntityManager, deps: ServiceDeps = {}): Services {
-  const workspaces = new WorkspaceService(em);
-  const tickets = new TicketService(em, workspaces);
-  const executions = new ExecutionService(em, deps.engine, deps.logger);
+  return { ...servicesOn(em, deps), inTransaction: (work) => inTransaction(em, deps, work) };
+}
+
+function servicesOn(em: EntityManager, deps: ServiceDeps) {
+  const tickets = new TicketService(em, { assignees: new MemberAssignees(em), initialMessage: writeInitialMessage });
+  const executions = new ExecutionService(em, deps);
+  const dispatcher = new ExecutionDispatcher(em, deps);
   return {
     em,
-    workspaces,
+    workspaces: new WorkspaceService(em),
     tickets,
     messages: new MessageService(em),
+    workflows: new WorkflowService(em, { runs: executions, schedules: deps.schedules, logger: deps.logger }),
     executions,
-    workflows: new WorkflowService(em, executions, tickets, { schedules: deps.schedules, logger: deps.logger }),
+    dispatcher,
+    triggers: new TriggerService({ tickets, dispatcher }),
+    idempotency: new IdempotencyService(em),
   };
+}
+
+async function inTransaction<T>(em: EntityManager, deps: ServiceDeps, work: (services: Services) => Promise<T>): Promise<T> {
+  // Nested: the outermost transaction's commit is the one that counts.
+  if (deps.afterCommit) return em.transactional((tx) => work(createServices(tx, deps)));
+  const deferred: Array<(em: EntityManager) => Promise<void>> = [];
+  const result = await em.transactional((tx) => work(createServices(tx, { ...deps, afterCommit: (task) => deferred.push(task) })));
+  // The transaction's own EntityManager is done with; these run on the one it was opened from.
+  for (const task of deferred) await task(em);
+  return result;
 }

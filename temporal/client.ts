@@ -1,8 +1,19 @@
 import fs from 'node:fs';
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  defaultGrpcRetryOptions,
+  isGrpcServiceError,
+  makeGrpcRetryInterceptor,
+  ServiceError,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import type { Config } from '../src/config.ts';
-import type { RunGraphInput, WorkflowEngine } from '../src/executions/run-input.ts';
-import { TICKET_ID, WORKFLOW_ID, WORKSPACE_ID } from './search-attributes.ts';
+import { unavailable } from '../src/errors.ts';
+import type { WorkflowEngine } from '../src/executions/engine.ts';
+import type { RunGraphInput } from '../src/executions/run-input.ts';
+import { TICKET_ID, WORKFLOW_ID, WORKFLOW_NAME, WORKSPACE_ID } from './search-attributes.ts';
 import { customerReplied } from './workflows/signals.ts';
 
 export type TemporalSettings = Pick<Config['temporal'], 'namespace' | 'apiKey' | 'tls' | 'tlsCertPath' | 'tlsKeyPath' | 'tlsCaPath'> & { address: string };
@@ -10,7 +21,10 @@ export type TemporalSettings = Pick<Config['temporal'], 'namespace' | 'apiKey' |
 /**
  * A connection to a Temporal cluster (the local dev server, or Temporal Cloud with an API key
  * or mTLS). It connects on first use, so the API starts and serves tickets while the cluster
- * is unreachable; calls made meanwhile fail fast and are retried by the relay.
+ * is unreachable. Calls made meanwhile fail within a second (a few quick retries, not the
+ * SDK's default of ten over twenty seconds): what could not be started stays pending in the
+ * database and the relay tries again on its next pass. Once the cluster is back the channel
+ * reconnects within a second, not after gRPC's default backoff of up to two minutes.
  */
 export async function connectTemporal(settings: TemporalSettings): Promise<Connection> {
   return Connection.lazy({
@@ -18,6 +32,8 @@ export async function connectTemporal(settings: TemporalSettings): Promise<Conne
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
     tls: settings.tls ? tlsOptions(settings) : false,
     connectTimeout: '10 seconds',
+    channelArgs: { 'grpc.initial_reconnect_backoff_ms': 200, 'grpc.max_reconnect_backoff_ms': 1_000 },
+    interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3, maxIntervalMs: () => 300 }))],
   });
 }
 
@@ -46,11 +62,11 @@ export class TemporalEngine implements WorkflowEngine {
     this.taskQueue = opts.taskQueue;
   }
 
-  async start(runId: string, input: RunGraphInput): Promise<void> {
+  async start(temporalWorkflowId: string, input: RunGraphInput): Promise<void> {
     try {
       await this.withDeadline(() =>
-        this.client.workflow.start('runGraph', {
-          workflowId: runId,
+        this.client.workflow.start('runAutomation', {
+          workflowId: temporalWorkflowId,
           taskQueue: this.taskQueue,
           args: [input],
           // The id is fixed per execution: a second start (redelivery, a second relay) is harmless.
@@ -59,29 +75,31 @@ export class TemporalEngine implements WorkflowEngine {
           typedSearchAttributes: [
             { key: WORKSPACE_ID, value: input.workspaceId },
             { key: WORKFLOW_ID, value: input.workflowId },
+            { key: WORKFLOW_NAME, value: input.workflowName },
             ...(input.ticketId ? [{ key: TICKET_ID, value: input.ticketId }] : []),
           ],
-          staticSummary: `${input.workflowName || 'Workflow'} v${input.workflowVersion} (${input.triggeredBy})${input.ticketId ? ` on ticket ${input.ticketId}` : ''}`,
+          ...runDescription(input),
           memo: { executionId: input.executionId },
         }),
       );
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return; // it ran already
-      throw err;
+      throw asUnavailable(err);
     }
   }
 
-  async cancel(runId: string): Promise<void> {
-    await this.ignoreFinished(() => this.client.workflow.getHandle(runId).cancel());
+  async cancel(temporalWorkflowId: string): Promise<void> {
+    await this.ignoreFinished(() => this.client.workflow.getHandle(temporalWorkflowId).cancel());
   }
 
-  /** Tells a run that its ticket's customer replied (wait_for_reply). Finished runs are skipped. */
-  async signalCustomerReply(runId: string, messageId: string): Promise<void> {
-    await this.ignoreFinished(() => this.client.workflow.getHandle(runId).signal(customerReplied, { messageId }));
+  async signalCustomerReply(temporalWorkflowId: string, reply: { messageId: string; at: string }): Promise<void> {
+    await this.ignoreFinished(() => this.client.workflow.getHandle(temporalWorkflowId).signal(customerReplied, reply));
   }
 
   async ping(): Promise<void> {
-    await this.withDeadline(() => this.connection.workflowService.getSystemInfo({}));
+    await this.withDeadline(() => this.connection.workflowService.getSystemInfo({})).catch((err) => {
+      throw asUnavailable(err);
+    });
   }
 
   private withDeadline<T>(fn: () => Promise<T>): Promise<T> {
@@ -92,8 +110,43 @@ export class TemporalEngine implements WorkflowEngine {
     try {
       await this.withDeadline(fn);
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError || /already completed|not found/i.test((err as Error).message)) return;
-      throw err;
+      // The server answers NOT_FOUND for a run that is unknown or already completed.
+      if (err instanceof WorkflowNotFoundError) return;
+      throw asUnavailable(err);
     }
   }
+}
+
+/** gRPC statuses of a server that is away, overloaded or too slow: UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED. */
+const UNAVAILABLE_STATUSES = new Set([14, 4, 8]);
+
+/** A call that failed because Temporal did not answer becomes a 503 (for a request); anything else stays as it is. */
+function asUnavailable(err: unknown): unknown {
+  const cause = err instanceof ServiceError ? err.cause : err;
+  if (isGrpcServiceError(cause) && UNAVAILABLE_STATUSES.has(cause.code)) {
+    return Object.assign(unavailable('The workflow engine is unavailable; retry later.'), { cause: err });
+  }
+  return err;
+}
+
+/** Temporal shows a run's summary in its list; kept to one short line. */
+const SUMMARY_MAX = 160;
+
+/**
+ * What the Web UI shows of a run without opening it: the summary names the automation and the
+ * ticket's subject (`Escalate urgent tickets · Printer on fire`); the details say the rest.
+ */
+export function runDescription(input: RunGraphInput): { staticSummary: string; staticDetails: string } {
+  const subject = (input.context as { ticket?: { subject?: unknown } }).ticket?.subject;
+  const summary = [input.workflowName || 'Workflow', typeof subject === 'string' ? subject : input.triggeredBy].join(' · ');
+  const chars = [...summary];
+  return {
+    staticSummary: chars.length > SUMMARY_MAX ? `${chars.slice(0, SUMMARY_MAX - 1).join('')}…` : summary,
+    staticDetails: [
+      `Automation: ${input.workflowName} (${input.workflowId}), version ${input.workflowVersion}`,
+      `Triggered by: ${input.triggeredBy}`,
+      `Ticket: ${input.ticketId ?? 'none'}`,
+      `Execution: ${input.executionId}`,
+    ].join('\n'),
+  };
 }

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { findEarlierChild, forgetChild, recordChild, stopLeftover } from '../src/lifecycle/children.ts';
+import { canConnect, findInstalled, findOnPath, spawnService, waitUntilReady } from './processes.ts';
 import { SEARCH_ATTRIBUTES } from './search-attributes.ts';
 
 export type DevServer = { address: string; uiUrl: string | null; stop: () => Promise<void> };
@@ -12,10 +12,18 @@ export type DevServerOptions = {
   uiPort: number | null;
   /** SQLite file for state that survives restarts; omitted: in memory. */
   dbFile?: string;
+  /**
+   * Where to note the running server's pid (with `dbFile`): a server that a killed Deskflow left
+   * running on the same file is then stopped before this one starts, instead of holding the port.
+   */
+  recordFile?: string;
   /** The `temporal` CLI; found on PATH when not given. */
   cliPath?: string;
   namespace?: string;
+  /** The server's own output. */
   log?: (line: string) => void;
+  /** What the operator should hear of (a left-over server stopped). */
+  note?: (line: string) => void;
 };
 
 /**
@@ -24,9 +32,10 @@ export type DevServerOptions = {
  * puts it; where there is none, the Temporal SDK downloads the dev server (needs internet).
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
-  const binary = options.cliPath ?? findOnPath('temporal') ?? findInstalled();
+  const binary = options.cliPath ?? findOnPath('temporal') ?? findInstalled('temporal');
   if (!binary) return startDownloadedDevServer(options);
   if (options.dbFile) fs.mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  if (options.recordFile && options.dbFile) await stopLeftoverServer(options.recordFile, options.dbFile, options.note);
   const args = [
     'server', 'start-dev',
     '--ip', '127.0.0.1',
@@ -39,33 +48,39 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     '--sqlite-pragma', 'synchronous=OFF',
     ...SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const collect = (chunk: Buffer) => {
-    const text = chunk.toString();
-    output.push(text);
-    if (output.length > 50) output.shift();
-    options.log?.(text.trimEnd());
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  let spawnError: Error | null = null;
-  child.once('error', (err) => (spawnError = err));
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', () => resolve());
-  });
+  // Its own session and a parent-death signal: see src/lifecycle/children.ts.
+  const service = spawnService(binary, args, { log: options.log, asChild: { stopSignal: 'SIGTERM' } });
+  const recordFile = options.recordFile;
+  if (recordFile && service.pid) recordChild(recordFile, service.pid);
   try {
-    await waitForPort(options.port, child, 60_000, () => spawnError);
+    await waitUntilReady(service, () => canConnect(options.port), 60_000);
   } catch (err) {
-    child.kill('SIGKILL');
-    throw new Error(`The Temporal dev server did not start on port ${options.port}: ${(err as Error).message}\n${output.join('').slice(-2000)}`);
+    await service.stop();
+    if (recordFile && service.pid) forgetChild(recordFile, service.pid);
+    throw new Error(`The Temporal dev server did not start on port ${options.port}: ${(err as Error).message}\n${service.output()}`);
   }
   return {
     address: `127.0.0.1:${options.port}`,
     uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,
-    stop: () => stopChild(child, exited),
+    stop: async () => {
+      await service.stop();
+      if (recordFile && service.pid) forgetChild(recordFile, service.pid);
+    },
   };
+}
+
+/** One dev server per SQLite file: a left-over one is stopped; one another live process runs is an error. */
+async function stopLeftoverServer(recordFile: string, dbFile: string, note?: (line: string) => void): Promise<void> {
+  const earlier = findEarlierChild(recordFile, (command) => command.includes(' start-dev ') && command.includes(` --db-filename ${dbFile} `));
+  if (!earlier) return;
+  if (earlier.state === 'in use') {
+    throw new Error(
+      `another process (pid ${earlier.process.parent}) runs the Temporal dev server of ${dbFile} (pid ${earlier.process.pid}); ` +
+        'stop that Deskflow first, or give this one its own DESKFLOW_DATA_DIR',
+    );
+  }
+  const outcome = await stopLeftover(recordFile, earlier, 'SIGTERM', 15_000);
+  note?.(`${outcome} the Temporal dev server (pid ${earlier.process.pid}) that an earlier Deskflow left running`);
 }
 
 async function startDownloadedDevServer(options: DevServerOptions): Promise<DevServer> {
@@ -86,64 +101,4 @@ async function startDownloadedDevServer(options: DevServerOptions): Promise<DevS
     uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,
     stop: () => env.teardown(),
   };
-}
-
-/** Where `go install` (GOBIN, GOPATH/bin) and Deskflow's CI put the binary, for shells whose PATH lacks them. */
-function findInstalled(): string | undefined {
-  const home = process.env.HOME ?? '';
-  const candidates = [
-    process.env.GOBIN && path.join(process.env.GOBIN, 'temporal'),
-    path.join(process.env.GOPATH ?? path.join(home, 'go'), 'bin', 'temporal'),
-    path.join(home, '.cache', 'deskflow-ci', 'go', 'bin', 'temporal'),
-  ];
-  return candidates.find((file): file is string => Boolean(file) && isExecutable(file as string));
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-async function waitForPort(port: number, child: ChildProcess, timeoutMs: number, failed: () => Error | null): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const error = failed();
-    if (error) throw error;
-    if (child.exitCode !== null) throw new Error(`it exited with code ${child.exitCode}`);
-    if (await canConnect(port)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no answer within ${timeoutMs / 1000} s`);
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const killed = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(killed);
 }

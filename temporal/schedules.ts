@@ -2,13 +2,13 @@ import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type Schedul
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../src/logger.ts';
 import { Workflow } from '../src/workflows/entity.ts';
-import { scheduleSpecOf, type ScheduleSync } from '../src/workflows/schedules.ts';
-import { WORKFLOW_ID, WORKSPACE_ID } from './search-attributes.ts';
+import { scheduleSpecOf, type ScheduleSync } from '../src/workflows/schedule-spec.ts';
+import { WORKFLOW_ID, WORKFLOW_NAME, WORKSPACE_ID } from './search-attributes.ts';
 
 export const scheduleIdFor = (workflowId: string) => `workflow-${workflowId}/schedule`;
 
 /**
- * A Temporal Schedule per scheduled workflow (CONTRACT §8): created when the workflow is
+ * A Temporal Schedule per scheduled workflow (docs/contract.md §8): created when the workflow is
  * activated, updated when it is edited, paused when it is deactivated, deleted with it (or
  * when it stops being scheduled). Visible in the Web UI under Schedules.
  */
@@ -62,6 +62,7 @@ export class TemporalSchedules implements ScheduleSync {
         typedSearchAttributes: [
           { key: WORKSPACE_ID, value: workflow.workspace },
           { key: WORKFLOW_ID, value: workflow.id },
+          { key: WORKFLOW_NAME, value: workflow.name },
         ],
         staticSummary: `Scheduled tick of "${workflow.name}"`,
       },

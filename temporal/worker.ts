@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { Logger } from '../src/logger.ts';
-import type { WorkflowEngine } from '../src/executions/run-input.ts';
+import type { WorkflowEngine } from '../src/executions/engine.ts';
 import { createActivities } from './activities/index.ts';
-import { bundleWorkflows } from './bundle.ts';
+import { prebuiltBundle } from './bundle.ts';
 import { tlsOptions, type TemporalSettings } from './client.ts';
 
 export type WorkerDeps = {
@@ -12,9 +12,11 @@ export type WorkerDeps = {
   temporal: TemporalSettings;
   taskQueue: string;
   httpAllow: string[];
+  /** Database connections of this process (DB_POOL_MAX): local activities run at most that many at once, less two for the relay. */
+  dbPoolMax?: number;
   /** Starts the runs of scheduled ticks. */
   engine?: WorkflowEngine;
-  /** A prebuilt bundle (tests build it once); otherwise the worker bundles at start. */
+  /** A bundle of the tests' own; otherwise the one built at install, checked against the sources. */
   workflowBundle?: WorkflowBundle | { codePath: string };
 };
 
@@ -32,9 +34,19 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     connection,
     namespace: deps.temporal.namespace,
     taskQueue: deps.taskQueue,
-    workflowBundle: deps.workflowBundle ?? (await bundleWorkflows()),
+    workflowBundle: deps.workflowBundle ?? (await prebuiltBundle((reason) => deps.logger.info(`bundling the workflow code: ${reason}`))),
     activities: createActivities({ orm: deps.orm, logger: deps.logger, http: { allow: deps.httpAllow }, engine: deps.engine }),
     shutdownGraceTime: '5 seconds',
+    // Each local activity holds a database connection for its transaction: more at once than
+    // the pool has only queue in the pool, and past its wait limit they fail and back off.
+    maxConcurrentLocalActivityExecutions: Math.max(1, (deps.dbPoolMax ?? 10) - 2),
+    // Finished runs leave the cache at once; this bounds the memory of runs that wait (a delay,
+    // a reply), which are replayed from their (short) history when they resume.
+    maxCachedWorkflows: 200,
+  }).catch(async (err) => {
+    // A start that is retried later must not leave a connection behind per attempt.
+    await connection.close().catch(() => {});
+    throw err;
   });
   const running = worker.run().catch((err) => {
     deps.logger.error('worker stopped with an error', { error: String(err) });
@@ -51,12 +63,17 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
 
 let runtimeInstalled = false;
 
-/** The SDK logs worker state changes at INFO to stdout; keep its warnings and errors only. */
+/**
+ * The SDK logs worker state changes at INFO to stdout; keep its warnings and errors only. By
+ * default the runtime also stops workers on SIGINT, SIGTERM, SIGQUIT and SIGUSR2 by itself,
+ * racing the process's own ordered shutdown (and taking over SIGQUIT and SIGUSR2): the
+ * process that hosts the worker owns its signals and calls stop().
+ */
 function quietRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
   } catch {
     /* already installed by the host process */
   }

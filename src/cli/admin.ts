@@ -9,7 +9,7 @@ import { runEntry, sentence, type Resources } from './process.ts';
 import { workspaceCommands } from './workspace.ts';
 
 /**
- * `npm run admin -- <group> <action> [options] [--json]` (CONTRACT §7). Arguments are checked
+ * `npm run admin -- <group> <action> [options] [--json]` (docs/contract.md §7). Arguments are checked
  * before any database is opened; the command then runs on its own EntityManager fork, with
  * pending migrations applied first. With `--json`, stdout carries exactly one JSON object.
  * The database modules load only once a command is about to run, so help and usage errors
@@ -46,8 +46,9 @@ function usage(groups: CommandGroup[] = GROUPS): string {
     '  --json       print exactly one JSON object on stdout (messages go to stderr)',
     '  -h, --help   show help',
     '',
-    'Database: DATABASE_URL when set, else the embedded PostgreSQL under DESKFLOW_DATA_DIR',
-    '(port EMBEDDED_PG_PORT), reused when the server runs it. Pending migrations apply first.',
+    'Database: DATABASE_URL when set, else the embedded PostgreSQL under DESKFLOW_DATA_DIR: the',
+    'running one on its port (the server\'s), else started on EMBEDDED_PG_PORT for the command;',
+    'stderr says which. Pending migrations apply first.',
     'Exit codes: 0 done, 1 failed (invalid value, unknown id), 2 usage error.',
   ].join('\n');
 }

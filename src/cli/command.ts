@@ -3,6 +3,7 @@ import { text } from '../http/validate.ts';
 import { AI_ASSIGNEE } from '../tickets/values.ts';
 import { MEMBER_ROLES, type MemberRole } from '../workspaces/entity.ts';
 import type { WorkspaceService } from '../workspaces/service.ts';
+import { userId } from '../workspaces/user-id.ts';
 import { CommandError, UsageError } from './errors.ts';
 
 /**
@@ -56,21 +57,10 @@ function check<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
 export const checkName = (value: string, label: string): string =>
   check(text({ min: 1, max: 200, nonBlank: true, label }), value);
 
-/**
- * A human user id, under the same rule as a ticket's assignedTo, so that every member can be
- * assigned: 1-200 code points, not blank, no surrounding whitespace or control characters, and
- * not the AI sentinel.
- */
-const userIdSchema = text({ min: 1, max: 200, nonBlank: true, label: '--user' }).check((ctx) => {
-  const s = ctx.value;
-  if (s.trim() === '') return;
-  if (s !== s.trim()) ctx.issues.push({ code: 'custom', input: s, message: '--user must not start or end with whitespace.' });
-  // eslint-disable-next-line no-control-regex
-  else if (/[\u0000-\u001f\u007f]/.test(s)) ctx.issues.push({ code: 'custom', input: s, message: '--user must not contain control characters.' });
-  else if (s === AI_ASSIGNEE) ctx.issues.push({ code: 'custom', input: s, message: `--user "${AI_ASSIGNEE}" is reserved for the AI agent.` });
-});
+/** A member's user id: the rule every user id follows (so that every member can be assigned), and not the AI sentinel. */
+const memberUserId = userId('--user').refine((s) => s !== AI_ASSIGNEE, `--user "${AI_ASSIGNEE}" is reserved for the AI agent.`);
 
-export const checkUserId = (value: string): string => check(userIdSchema, value);
+export const checkUserId = (value: string): string => check(memberUserId, value);
 
 export function checkRole(value: string | undefined): MemberRole {
   if (value === undefined) return 'member';

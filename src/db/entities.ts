@@ -1,9 +1,12 @@
 import { ApiKey, Member, Workspace } from '../workspaces/entity.ts';
+import { TicketCount } from '../tickets/counts.ts';
 import { Ticket } from '../tickets/entity.ts';
 import { Message } from '../messages/entity.ts';
 import { OutboxEvent } from '../events/entity.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
 import { Execution, ExecutionStep } from '../executions/entity.ts';
+import { ReplySignal } from '../triggers/entity.ts';
+import { IdempotencyKey } from '../idempotency/entity.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep];
+export const entities = [Workspace, ApiKey, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey];

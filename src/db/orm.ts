@@ -36,6 +36,8 @@ export function ormConfig({ databaseUrl, poolMax = 10, debug = false }: OrmOptio
       allOrNothing: true,
     },
     allowGlobalContext: false,
+    // A new entity's nullable properties read null (as they will once saved), not undefined.
+    initNullableProperties: true,
   };
 }
 

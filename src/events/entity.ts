@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 
 export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added'] as const;
@@ -11,19 +12,30 @@ export type EventType = (typeof EVENT_TYPES)[number];
 const OutboxEventSchema = defineEntity({
   name: 'OutboxEvent',
   tableName: 'outbox_events',
+  extends: BaseEntity,
   properties: {
-    id: p.uuid().primary(),
     workspace: () => p.manyToOne(Workspace).mapToPk().deleteRule('cascade'),
     type: p.enum(EVENT_TYPES),
     ticketId: p.uuid().nullable(),
     payload: p.json<Record<string, unknown>>(),
-    createdAt: p.datetime(3),
     /** Set once every matching workflow has been started for this event. */
     deliveredAt: p.datetime(3).nullable(),
     attempts: p.integer().default(0),
     lastError: p.text().nullable(),
   },
+  // Wakes the relay at once (LISTEN deskflow_outbox). Created with its function by a migration;
+  // declared here so that the schema diff (`npm run migration:create`) keeps it.
+  triggers: [
+    {
+      name: 'outbox_events_notify',
+      timing: 'after',
+      events: ['insert'],
+      forEach: 'statement',
+      expression: 'create trigger "outbox_events_notify" after insert on "outbox_events" for each statement execute function "deskflow_notify_outbox"()',
+    },
+  ],
   indexes: [
+    { name: 'outbox_events_ticket_type_created_idx', properties: ['ticketId', 'type', 'createdAt'] },
     {
       name: 'outbox_events_undelivered_idx',
       expression: 'create index "outbox_events_undelivered_idx" on "outbox_events" ("created_at") where "delivered_at" is null',

@@ -1,38 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OutboxEvent, type EventType } from './entity.ts';
+import { causeOf, type Actor } from '../actor.ts';
+import { sql } from '../common/sql.ts';
 import { newId } from '../ids.ts';
+import type { EventType } from './entity.ts';
 
 /**
- * Who caused a change. Changes made by a workflow's actions carry the chain of workflows
- * that led to them, so the relay can refuse to start a workflow again for the same ticket
- * within one chain and stop chains at the depth limit (CONTRACT §5).
+ * Writes an outbox row in the transaction of `em`: it commits with the change it describes, and
+ * its insert trigger wakes the relays. One statement, written out: every change writes one.
  */
-export type Actor =
-  | { type: 'api' }
-  | { type: 'workflow'; workflowId: string; executionId: string; chain: string[] };
-
-export const API_ACTOR: Actor = { type: 'api' };
-
-export type EventCause = { workflowId: string; executionId: string; chain: string[] } | null;
-
-export function causeOf(actor: Actor): EventCause {
-  return actor.type === 'workflow' ? { workflowId: actor.workflowId, executionId: actor.executionId, chain: actor.chain } : null;
-}
-
-/** Adds an outbox row to the unit of work of `em`; it commits with the change it describes. */
-export function recordEvent(
+export async function recordEvent(
   em: EntityManager,
   event: { workspaceId: string; type: EventType; ticketId: string | null; payload: Record<string, unknown>; actor: Actor; at: Date },
-): OutboxEvent {
-  return em.create(OutboxEvent, {
-    id: newId(),
-    workspace: event.workspaceId,
-    type: event.type,
-    ticketId: event.ticketId,
-    payload: { ...event.payload, cause: causeOf(event.actor) },
-    createdAt: event.at,
-    deliveredAt: null,
-    attempts: 0,
-    lastError: null,
-  });
+): Promise<void> {
+  await sql(em, 'insert into "outbox_events" ("id", "workspace_id", "type", "ticket_id", "payload", "created_at", "attempts") values ($1, $2, $3, $4, $5, $6, 0)', [
+    newId(),
+    event.workspaceId,
+    event.type,
+    event.ticketId,
+    JSON.stringify({ ...event.payload, cause: causeOf(event.actor) }),
+    event.at,
+  ]);
 }

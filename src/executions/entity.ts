@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { primaryId } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 import { Workflow } from '../workflows/entity.ts';
 import { TRIGGER_TYPES } from '../graph/index.ts';
@@ -11,7 +12,7 @@ const ExecutionSchema = defineEntity({
   name: 'Execution',
   tableName: 'executions',
   properties: {
-    id: p.uuid().primary(),
+    id: primaryId(),
     workspace: () => p.manyToOne(Workspace).mapToPk().deleteRule('cascade'),
     workflow: () => p.manyToOne(Workflow).mapToPk().deleteRule('cascade'),
     workflowVersion: p.integer(),
@@ -24,8 +25,8 @@ const ExecutionSchema = defineEntity({
     context: p.json<Record<string, unknown>>(),
     /** Workflow ids of the chain of automations that led here, this one last (loop guard). */
     chain: p.array().default([]),
-    /** Id of the Temporal workflow that runs it. */
-    runId: p.string().length(300),
+    /** Id of the Temporal workflow that runs it: `workflow-<workflow id>/<trigger>-<event or execution id>`. */
+    temporalWorkflowId: p.string().length(300).fieldName('run_id'),
     /** When the Temporal workflow was started; null while it still has to be (engine down). */
     dispatchedAt: p.datetime(3).nullable(),
     startedAt: p.datetime(3),
@@ -37,6 +38,10 @@ const ExecutionSchema = defineEntity({
     {
       name: 'executions_workflow_started_idx',
       expression: 'create index "executions_workflow_started_idx" on "executions" ("workflow_id", "started_at" desc, "id" desc)',
+    },
+    {
+      name: 'executions_open_ticket_idx',
+      expression: 'create index "executions_open_ticket_idx" on "executions" ("ticket_id") where "status" in (\'pending\', \'running\')',
     },
     {
       name: 'executions_undispatched_idx',
@@ -56,6 +61,8 @@ const ExecutionStepSchema = defineEntity({
   properties: {
     execution: () => p.manyToOne(Execution).mapToPk().primary().deleteRule('cascade'),
     nodeId: p.string().length(100).primary(),
+    /** Position in the run's walk: steps started at the same instant keep the order they were visited in. */
+    seq: p.integer().nullable(),
     status: p.enum(STEP_STATUSES),
     result: p.json<unknown>().nullable(),
     startedAt: p.datetime(3),

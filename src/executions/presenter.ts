@@ -1,6 +1,42 @@
-import type { Execution, ExecutionStep } from './entity.ts';
+import { z } from 'zod';
+import { TRIGGER_TYPES } from '../graph/index.ts';
+import { timestamp, uuid } from '../http/response-fields.ts';
+import { EXECUTION_STATUSES, STEP_STATUSES, type Execution, type ExecutionStep } from './entity.ts';
 
-export function presentStep(s: ExecutionStep) {
+export const publicStep = z
+  .strictObject({
+    nodeId: z.string(),
+    status: z.enum(STEP_STATUSES),
+    result: z.unknown().optional().meta({
+      description: 'Only when the node has one: true/false for a condition or wait_for_reply, { messageId } for send_reply, { status, body, truncated } for http_request.',
+    }),
+    startedAt: timestamp(),
+    completedAt: timestamp().nullable().meta({ description: 'Null while waiting.' }),
+    error: z.string().optional().meta({ description: 'Only on a failed step: the reason.' }),
+  })
+  .meta({ id: 'ExecutionStep' });
+
+/** docs/contract.md §4: { id, workflowId, workflowVersion, status, triggeredBy, ticketId, startedAt, completedAt, steps, error }. */
+export const publicExecution = z
+  .strictObject({
+    id: uuid(),
+    workflowId: uuid(),
+    workflowVersion: z.int().min(1),
+    status: z.enum(EXECUTION_STATUSES),
+    triggeredBy: z.enum(TRIGGER_TYPES),
+    ticketId: uuid().nullable(),
+    startedAt: timestamp(),
+    completedAt: timestamp().nullable(),
+    steps: z.array(publicStep).meta({ description: 'The nodes run so far, in the order they started.' }),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'Execution' });
+export type PublicExecution = z.output<typeof publicExecution>;
+
+/** The answer of every route that starts, shows or cancels one execution (also …/trigger and …/webhook). */
+export const executionEnvelope = z.strictObject({ execution: publicExecution });
+
+export function presentStep(s: ExecutionStep): z.output<typeof publicStep> {
   return {
     nodeId: s.nodeId,
     status: s.status,
@@ -11,8 +47,7 @@ export function presentStep(s: ExecutionStep) {
   };
 }
 
-/** CONTRACT §4: { id, workflowId, workflowVersion, status, triggeredBy, ticketId, startedAt, completedAt, steps, error }. */
-export function presentExecution(e: Execution, steps: ExecutionStep[]) {
+export function presentExecution(e: Execution, steps: ExecutionStep[]): PublicExecution {
   return {
     id: e.id,
     workflowId: e.workflow,
@@ -26,4 +61,3 @@ export function presentExecution(e: Execution, steps: ExecutionStep[]) {
     error: e.error ?? null,
   };
 }
-export type PublicExecution = ReturnType<typeof presentExecution>;

@@ -18,13 +18,3 @@ export type RunGraphInput = {
   /** Workflow ids of the automation chain that led here, this workflow last (loop guard). */
   chain: string[];
 };
-
-/** Starts and cancels runs on the workflow engine; implemented on Temporal in temporal/client.ts. */
-export interface WorkflowEngine {
-  /** Starts the run with id `runId`; starting an already started run is a no-op. */
-  start(runId: string, input: RunGraphInput): Promise<void>;
-  /** Requests cancellation; the run records `cancelled` itself. Unknown or finished runs are ignored. */
-  cancel(runId: string): Promise<void>;
-  /** Resolves when the engine answers. */
-  ping(): Promise<void>;
-}

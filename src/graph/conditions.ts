@@ -1,7 +1,10 @@
 // Evaluation of condition nodes against the run context.
 //
-// Semantics (every operator is total: it never throws and answers false when it cannot
-// decide, so a surprising payload takes the `false` branch instead of failing the run):
+// Semantics (docs/automations.md, "Operators"). Every operator is total: it answers false when
+// it cannot decide, so a surprising payload takes the `false` branch instead of failing the run.
+// The one exception is a `matches` pattern that cannot run (stored before patterns were RE2,
+// e.g. a lookahead): evaluateCondition throws a PatternError naming it, whatever the context,
+// so the execution fails with a message saying what to fix instead of quietly branching false.
 //
 // - `actual` is getPath(context, field); a missing path behaves as null.
 // - Strings compare case-insensitively (String#toLowerCase, locale-independent) unless the
@@ -18,8 +21,8 @@
 //   pairing (number vs numeric string, date vs number, missing) is false for all four.
 // - is_empty: null, missing, '' or whitespace-only string, [] or {}. Numbers and booleans
 //   (including 0 and false) are not empty.
-// - matches: the value is a regular expression (flag `u`, plus `i` unless caseSensitive) tested
-//   against a string subject; a non-string subject or an uncompilable pattern is false.
+// - matches: the value is an RE2 pattern (regex.ts), case-insensitive unless caseSensitive,
+//   searched for anywhere in a string subject; a non-string subject is false.
 // - changed: `changes` has an own entry for the field (`status` or `ticket.status`).
 //   changed_to / changed_from: the field changed and its `to` / `from` equals the value; a field
 //   that did not change is false whatever the value.
@@ -29,30 +32,74 @@
 
 import { parseIsoInstant } from './dates.ts';
 import { changedFieldName, getPath } from './paths.ts';
-import { isRecord } from './text.ts';
+import { compilePattern } from './regex.ts';
+import { isRecord, quote } from './text.ts';
 import type { ConditionData, ConditionLeaf, RunContext } from './types.ts';
 
-export function evaluateCondition(cond: ConditionData, context: RunContext | unknown): boolean {
-  return evaluateAt(cond, context, 0);
+/** A `matches` pattern of the condition cannot run; the message says which and why. */
+export class PatternError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PatternError';
+  }
+}
+
+/** Compiled `matches` patterns of one condition, by leaf. */
+type Patterns = Map<object, (text: string) => boolean>;
+
+export type EvaluationOptions = {
+  /**
+   * Run `matches` on JavaScript's RegExp (flag `u`, plus `i` unless caseSensitive; a pattern
+   * that does not compile never matches), as before patterns ran on RE2. Only for runs that
+   * began then and replay now (runGraph): their history holds the branches RegExp chose.
+   */
+  regExpPatterns?: boolean;
+};
+
+export function evaluateCondition(cond: ConditionData, context: RunContext | unknown, options: EvaluationOptions = {}): boolean {
+  const patterns: Patterns = new Map();
+  compilePatterns(cond, patterns, 0, options.regExpPatterns === true);
+  return evaluateAt(cond, context, patterns, 0);
 }
 
 // Validation caps nesting at 5; the evaluator caps it too so an unvalidated input can never
 // overflow the stack.
 const MAX_EVAL_DEPTH = 32;
 
-function evaluateAt(cond: unknown, context: unknown, depth: number): boolean {
+/** Compiles every pattern up front, so a broken one fails the condition whichever leaves run. */
+function compilePatterns(cond: unknown, into: Patterns, depth: number, regExp: boolean): void {
+  if (!isRecord(cond) || depth > MAX_EVAL_DEPTH) return;
+  if (Array.isArray(cond.conditions)) {
+    for (const c of cond.conditions as unknown[]) compilePatterns(c, into, depth + 1, regExp);
+    return;
+  }
+  if (cond.operator !== 'matches' || typeof cond.value !== 'string') return;
+  if (regExp) {
+    into.set(cond, legacyRegExp(cond.value, cond.caseSensitive === true));
+    return;
+  }
+  const compiled = compilePattern(cond.value, cond.caseSensitive === true);
+  if (!compiled.ok) {
+    throw new PatternError(
+      `The condition on ${quote(cond.field)} cannot be evaluated: its pattern ${quote(cond.value)} ${compiled.problem}. Edit the workflow to use a supported pattern.`,
+    );
+  }
+  into.set(cond, compiled.test);
+}
+
+function evaluateAt(cond: unknown, context: unknown, patterns: Patterns, depth: number): boolean {
   if (!isRecord(cond) || depth > MAX_EVAL_DEPTH) return false;
   if (Array.isArray(cond.conditions)) {
     const parts = cond.conditions as unknown[];
-    if (cond.match === 'all') return parts.every((c) => evaluateAt(c, context, depth + 1));
-    if (cond.match === 'any') return parts.some((c) => evaluateAt(c, context, depth + 1));
+    if (cond.match === 'all') return parts.every((c) => evaluateAt(c, context, patterns, depth + 1));
+    if (cond.match === 'any') return parts.some((c) => evaluateAt(c, context, patterns, depth + 1));
     return false;
   }
   if (typeof cond.field !== 'string' || typeof cond.operator !== 'string') return false;
-  return evaluateLeaf(cond as unknown as ConditionLeaf, context);
+  return evaluateLeaf(cond as unknown as ConditionLeaf, context, patterns);
 }
 
-function evaluateLeaf(leaf: ConditionLeaf, context: unknown): boolean {
+function evaluateLeaf(leaf: ConditionLeaf, context: unknown, patterns: Patterns): boolean {
   const cs = leaf.caseSensitive === true;
   const expected = leaf.value;
   switch (leaf.operator) {
@@ -93,8 +140,10 @@ function evaluateLeaf(leaf: ConditionLeaf, context: unknown): boolean {
       return isEmpty(actual);
     case 'is_not_empty':
       return !isEmpty(actual);
-    case 'matches':
-      return matches(actual, expected, cs);
+    case 'matches': {
+      const test = patterns.get(leaf);
+      return test !== undefined && typeof actual === 'string' && test(actual);
+    }
     default:
       return false; // unknown operator: validation rejects it; at run time it never holds
   }
@@ -173,11 +222,11 @@ export function isEmpty(v: unknown): boolean {
   return false;
 }
 
-function matches(actual: unknown, pattern: unknown, cs: boolean): boolean {
-  if (typeof actual !== 'string' || typeof pattern !== 'string') return false;
+function legacyRegExp(pattern: string, caseSensitive: boolean): (text: string) => boolean {
   try {
-    return new RegExp(pattern, cs ? 'u' : 'iu').test(actual);
+    const re = new RegExp(pattern, caseSensitive ? 'u' : 'iu');
+    return (text) => re.test(text);
   } catch {
-    return false;
+    return () => false;
   }
 }

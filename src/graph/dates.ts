@@ -4,18 +4,23 @@
 // everywhere.
 
 const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 
 export interface IsoOptions {
   /** Require a time of day and an explicit offset (`Z` or `±hh:mm`): an unambiguous instant. */
   requireTimeAndOffset?: boolean;
+  /** A date alone is fine (midnight UTC), but a time of day needs an explicit offset. */
+  requireOffsetWithTime?: boolean;
+  /** Refuse instants outside years 0001-9999 (UTC), which PostgreSQL timestamps cannot be compared with here. */
+  storable?: boolean;
 }
 
 /**
  * Milliseconds since the Unix epoch for an ISO 8601 date (`2024-05-01`, read as midnight UTC)
- * or date-time (`2024-05-01T09:30`, `…:00Z`, `…:00.123+02:00`; no offset = UTC). Undefined
- * when the text is not one of those forms or names an impossible date (month 13, Feb 30,
- * hour 24, minute 60).
+ * or date-time (`2024-05-01T09:30`, `…:00Z`, `…:00.123+02:00`; no offset = UTC; `t` and `z`
+ * may be lower case, as RFC 3339 allows). Undefined when the text is not one of those forms or
+ * names an impossible date (month 13, Feb 30, hour 24, minute 60). A fraction finer than a
+ * millisecond is kept: the result may have a fractional part.
  */
 export function parseIsoInstant(text: string, options: IsoOptions = {}): number | undefined {
   if (typeof text !== 'string') return undefined;
@@ -25,6 +30,7 @@ export function parseIsoInstant(text: string, options: IsoOptions = {}): number 
   if (options.requireTimeAndOffset === true && (hs === undefined || offset === undefined)) {
     return undefined;
   }
+  if (options.requireOffsetWithTime === true && hs !== undefined && offset === undefined) return undefined;
   const year = Number(ys);
   const month = Number(mos);
   const day = Number(ds);
@@ -37,13 +43,17 @@ export function parseIsoInstant(text: string, options: IsoOptions = {}): number 
   const offsetMinutes = parseOffset(offset);
   if (offsetMinutes === undefined) return undefined;
   const days = daysFromCivil(year, month, day);
-  return (
-    days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millis - offsetMinutes * 60_000
-  );
+  const instant = days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millis - offsetMinutes * 60_000;
+  if (options.storable === true && (instant < FIRST_STORABLE || instant >= AFTER_LAST_STORABLE)) return undefined;
+  return instant;
 }
 
+/** 0001-01-01T00:00:00Z and 10000-01-01T00:00:00Z. */
+const FIRST_STORABLE = daysFromCivil(1, 1, 1) * 86_400_000;
+const AFTER_LAST_STORABLE = daysFromCivil(10_000, 1, 1) * 86_400_000;
+
 function parseOffset(offset: string | undefined): number | undefined {
-  if (offset === undefined || offset === 'Z') return 0;
+  if (offset === undefined || offset === 'Z' || offset === 'z') return 0;
   const sign = offset[0] === '-' ? -1 : 1;
   const digits = offset.slice(1).replace(':', '');
   const hours = Number(digits.slice(0, 2));

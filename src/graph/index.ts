@@ -50,12 +50,13 @@ export type {
 
 export { defaultGraph, validateGraph, MAX_EDGES, MAX_ID_LENGTH, MAX_NODES } from './validate.ts';
 export { MAX_ISSUES } from './issues.ts';
-export { evaluateCondition } from './conditions.ts';
+export { evaluateCondition, PatternError } from './conditions.ts';
 export { getPath } from './paths.ts';
-export { renderTemplate, renderTemplateDeep, templatePaths } from './template.ts';
+export { renderAction, renderTemplate, renderTemplateDeep, templatePaths } from './template.ts';
 export { GraphWalker, findTriggerNode, isBranchingNode, nodeById, outcomeEdges } from './walker.ts';
+export { walkToFirstAction, type PassedStep } from './prefix.ts';
 export { cronProblem } from './cron.ts';
-export { regexProblem } from './regex-safety.ts';
+export { MAX_PROGRAM_SIZE, patternProblem } from './regex.ts';
 export { isValidTimeZone } from './validate-trigger.ts';
 export { parseIsoInstant } from './dates.ts';
 export { codePointLength } from './text.ts';

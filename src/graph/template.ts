@@ -8,7 +8,7 @@
 
 import { getPath } from './paths.ts';
 import { isRecord } from './text.ts';
-import type { RunContext } from './types.ts';
+import type { ActionData, RunContext } from './types.ts';
 
 // Created per call: a /g regex carries lastIndex, and this module keeps no shared state.
 function placeholderPattern(): RegExp {
@@ -75,5 +75,31 @@ function renderValue(v: unknown): string {
     return JSON.stringify(v) ?? '';
   } catch {
     return '';
+  }
+}
+
+/** An action with the `{{path}}` placeholders of its text parameters filled from the run's context. */
+export function renderAction(action: ActionData, context: RunContext): ActionData {
+  switch (action.actionType) {
+    case 'assign_ticket':
+      return { ...action, assignTo: renderTemplate(action.assignTo, context) };
+    case 'add_tag':
+    case 'remove_tag':
+      return { ...action, tag: renderTemplate(action.tag, context) };
+    case 'send_reply':
+      return {
+        ...action,
+        body: renderTemplate(action.body, context),
+        ...(action.bodyHtml !== undefined ? { bodyHtml: renderTemplate(action.bodyHtml, context, { as: 'html' }) } : {}),
+      };
+    case 'http_request':
+      return {
+        ...action,
+        url: renderTemplate(action.url, context),
+        ...(action.headers ? { headers: renderTemplateDeep(action.headers, context) as Record<string, string> } : {}),
+        ...(action.body !== undefined ? { body: renderTemplateDeep(action.body, context) as typeof action.body } : {}),
+      };
+    default:
+      return action;
   }
 }

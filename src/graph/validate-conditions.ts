@@ -8,7 +8,7 @@ import { parseIsoInstant } from './dates.ts';
 import { childPath } from './issues.ts';
 import type { Scope } from './issues.ts';
 import { changedFieldName, contextPathProblem } from './paths.ts';
-import { regexProblem } from './regex-safety.ts';
+import { patternProblem } from './regex.ts';
 import { isRecord, quote } from './text.ts';
 import { CHANGEABLE_TICKET_FIELDS, OPERATORS } from './types.ts';
 import type { Operator } from './types.ts';
@@ -163,7 +163,7 @@ function checkValue(scope: Scope, leaf: Record<string, unknown>, op: Operator): 
         fail('a regular expression string');
         return;
       }
-      const problem = regexProblem(value);
+      const problem = patternProblem(value, leaf.caseSensitive === true);
       if (problem !== undefined) scope.issues.add(path, `${scope.who}: pattern ${quote(value)} ${problem}`);
       return;
     }

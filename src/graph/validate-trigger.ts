@@ -1,5 +1,6 @@
 // Validation of the trigger node's data. Event triggers carry only their type (and a label);
-// a scheduled trigger also carries its schedule and an optional ticket filter (CONTRACT §8).
+// a scheduled trigger also carries its schedule and an optional ticket filter
+// (docs/automations.md, "Schedules").
 
 import { cronProblem } from './cron.ts';
 import { childPath } from './issues.ts';
@@ -18,13 +19,15 @@ const MAX_SCHEDULE_SECONDS = 31_536_000;
 /**
  * True for an IANA time zone name the runtime knows (Europe/Paris, UTC, Etc/GMT+5). Offsets
  * such as "+02:00", which newer Intl versions also accept, are refused: schedules need a
- * named zone so daylight-saving changes are followed.
+ * named zone so daylight-saving changes are followed. Intl ignores case but Temporal looks
+ * names up as spelled, so a zone's own name in other capitals (europe/paris, utc) is refused;
+ * an alias (US/Pacific) resolves to another zone and cannot be checked that way.
  */
 export function isValidTimeZone(tz: string): boolean {
   if (typeof tz !== 'string' || !/^[A-Za-z][A-Za-z0-9_+\-/]{0,99}$/.test(tz)) return false;
   try {
-    new Intl.DateTimeFormat(undefined, { timeZone: tz });
-    return true;
+    const resolved = new Intl.DateTimeFormat(undefined, { timeZone: tz }).resolvedOptions().timeZone;
+    return resolved === tz || resolved.toLowerCase() !== tz.toLowerCase();
   } catch {
     return false;
   }
@@ -77,7 +80,7 @@ function checkSchedule(scope: Scope, data: Record<string, unknown>): void {
   if (Object.hasOwn(data, 'timezone')) {
     const tz = data.timezone;
     if (typeof tz !== 'string' || !isValidTimeZone(tz)) {
-      scope.issues.add(childPath(scope.path, 'timezone'), `${scope.who}: timezone must be an IANA time zone name like Europe/Paris, got ${quote(tz)}`);
+      scope.issues.add(childPath(scope.path, 'timezone'), `${scope.who}: timezone must be an IANA time zone name spelled like Europe/Paris, got ${quote(tz)}`);
     }
   }
   if (Object.hasOwn(data, 'ticketFilter')) checkTicketFilter(scope, data.ticketFilter);

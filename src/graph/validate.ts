@@ -1,6 +1,6 @@
-// validateGraph: the save-time check of workflowJson (CONTRACT §4). It reports every problem
-// it finds (up to MAX_ISSUES), each with a path into the request body and a sentence naming
-// the node or edge, so an editor can highlight exactly what to fix.
+// validateGraph: the save-time check of workflowJson (docs/automations.md, "Graphs"). It
+// reports every problem it finds (up to MAX_ISSUES), each with a path into the request body and
+// a sentence naming the node or edge, so an editor can highlight exactly what to fix.
 
 import { IssueList, childPath, edgeName, nodeName } from './issues.ts';
 import type { Scope } from './issues.ts';

@@ -1,4 +1,4 @@
-// Walking a validated graph (CONTRACT §5), as the runGraph workflow does it:
+// Walking a validated graph (docs/automations.md, "How a run walks the graph"), as runGraph does:
 //
 // - Execution starts at the trigger node and follows edges.
 // - A condition node or a wait_for_reply action completes with an outcome: its edges labelled

@@ -1,24 +1,58 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { operation } from './operation.ts';
 import type { AppState } from './state.ts';
 
 export type ReadinessCheck = { name: string; check: () => Promise<void> };
 
 const CHECK_TIMEOUT_MS = 3_000;
 
-/** /healthz: the process is up. /readyz: the database (and any other dependency) answers. */
-export function healthRoutes(orm: MikroORM, extra: ReadinessCheck[]): Router<AppState> {
-  const router = new Router<AppState>();
-  const checks: ReadinessCheck[] = [
-    { name: 'database', check: async () => void (await orm.em.fork().execute('select 1')) },
-    ...extra,
-  ];
+/** The database answers a trivial query. */
+export const databaseCheck = (orm: MikroORM): ReadinessCheck => ({ name: 'database', check: async () => void (await orm.em.fork().execute('select 1')) });
 
-  router.get('/healthz', (ctx) => {
+/** Whether the check passes within `timeoutMs`. */
+export async function passes(check: ReadinessCheck, timeoutMs = CHECK_TIMEOUT_MS): Promise<boolean> {
+  return (await withTimeout(check.check(), timeoutMs)) === 'ok';
+}
+
+/**
+ * /healthz: the process is up. /readyz: the database (and any other dependency) answers, and
+ * the process is not shutting down (it may still answer requests while it drains).
+ */
+export function healthRoutes(orm: MikroORM, extra: ReadinessCheck[], stopping: () => boolean = () => false): Router<AppState> {
+  const router = new Router<AppState>();
+  const checks: ReadinessCheck[] = [databaseCheck(orm), ...extra];
+
+  const health = operation({
+    operationId: 'health',
+    summary: 'Liveness: the process is up',
+    tag: 'Service',
+    security: 'none',
+    responses: { 200: { description: 'Up.', schema: z.strictObject({ status: z.literal('ok') }) } },
+  });
+  router.get('/healthz', health, (ctx) => {
     ctx.body = { status: 'ok' };
   });
 
-  router.get('/readyz', async (ctx) => {
+  const ready = operation({
+    operationId: 'readiness',
+    summary: 'Readiness: the database and the workflow engine answer',
+    tag: 'Service',
+    security: 'none',
+    responses: {
+      200: { description: 'Ready.', schema: z.strictObject({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) }) },
+    },
+    errors: ['unavailable'],
+  });
+  router.get('/readyz', ready, async (ctx) => {
+    if (stopping()) {
+      ctx.status = 503;
+      ctx.body = {
+        error: { code: 'unavailable', message: 'Not ready: shutting down.', details: [{ path: 'process', message: 'shutting down' }] },
+      };
+      return;
+    }
     const results = await Promise.all(checks.map(async ({ name, check }) => [name, await withTimeout(check())] as const));
     const failed = results.filter(([, r]) => r !== 'ok');
     if (failed.length === 0) {
@@ -38,10 +72,10 @@ export function healthRoutes(orm: MikroORM, extra: ReadinessCheck[]): Router<App
   return router;
 }
 
-async function withTimeout(p: Promise<void>): Promise<string> {
+async function withTimeout(p: Promise<void>, timeoutMs = CHECK_TIMEOUT_MS): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([p, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS)))]);
+    await Promise.race([p, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), timeoutMs)))]);
     return 'ok';
   } catch (err) {
     return err instanceof Error ? err.message.split('\n')[0] : 'failed';

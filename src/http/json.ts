@@ -11,7 +11,7 @@ export const MAX_JSON_DEPTH = 64;
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 
 /**
- * CONTRACT §1: a body must be sent as `application/json`. Other media types, JSON-based ones
+ * docs/contract.md §1: a body must be sent as `application/json`. Other media types, JSON-based ones
  * such as `application/merge-patch+json` included, and any charset but UTF-8 are a 415.
  */
 export function assertJsonMediaType(ctx: Context): void {

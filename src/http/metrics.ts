@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { unauthorized } from '../errors.ts';
+import { operation } from './operation.ts';
 import type { AppState } from './state.ts';
 
 /**
@@ -9,13 +11,21 @@ import type { AppState } from './state.ts';
  * METRICS_TOKEN`; served only when that is set, since every endpoint needs credentials and the
  * counts span all workspaces). Read from the database, so it is the same whichever process
  * answers: the outbox backlog, executions by status, and deliveries the loop guard stopped
- * (CONTRACT §5).
+ * (docs/contract.md §5).
  */
 export function metricsRoutes(orm: MikroORM, token: string): Router<AppState> {
   const router = new Router<AppState>();
   const digest = (s: string) => createHash('sha256').update(s).digest();
   const expected = digest(`Bearer ${token}`);
-  router.get('/metrics', async (ctx) => {
+  const metrics = operation({
+    operationId: 'metrics',
+    summary: 'Prometheus metrics (served only when METRICS_TOKEN is set)',
+    tag: 'Service',
+    security: 'metricsToken',
+    responses: { 200: { description: 'Outbox backlog, executions by status, loop-guard stops.', schema: z.string(), contentType: 'text/plain; version=0.0.4' } },
+    errors: ['unauthorized'],
+  });
+  router.get('/metrics', metrics, async (ctx) => {
     if (!timingSafeEqual(digest(ctx.get('authorization')), expected)) {
       throw unauthorized('The metrics token is required: send "Authorization: Bearer <METRICS_TOKEN>".');
     }

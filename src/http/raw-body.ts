@@ -1,16 +1,14 @@
 import type { Context } from 'koa';
 import { payloadTooLarge } from '../errors.ts';
-import { assertJsonMediaType } from './json.ts';
+import { precheckBody } from './body.ts';
 
 /**
  * Reads the request body as bytes, refusing more than `limitBytes` (declared or received).
  * For endpoints that must see the exact bytes, such as a signed webhook.
  */
 export async function readRawJsonBody(ctx: Context, limitBytes: number): Promise<Buffer> {
-  const declared = Number(ctx.get('content-length') || 0);
-  if (declared > limitBytes) throw payloadTooLarge(limitBytes);
-  const hasBody = ctx.request.length ? ctx.request.length > 0 : ctx.get('transfer-encoding') !== '';
-  if (hasBody) assertJsonMediaType(ctx);
+  ctx.state.bodyLimit = limitBytes;
+  precheckBody(ctx, limitBytes);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validationFailed, type ErrorDetail } from '../errors.ts';
+import { codePointLength } from '../graph/index.ts';
 
 /** Parses `input` with `schema` or throws a 400 `validation_failed` naming each offending field. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown, where = ''): z.infer<S> {
@@ -23,13 +24,6 @@ export function toDetails(error: z.ZodError, where = ''): ErrorDetail[] {
   return details;
 }
 
-/** Length in Unicode code points: an emoji counts 1. */
-export const codePoints = (s: string): number => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
-
 /** A string of `min`..`max` code points; `nonBlank` refuses whitespace-only text. */
 export function text(opts: { min?: number; max: number; nonBlank?: boolean; label: string; typeMessage?: string }) {
   const { min = 0, max, nonBlank = false, label } = opts;
@@ -40,11 +34,13 @@ export function text(opts: { min?: number; max: number; nonBlank?: boolean; labe
     })
     .check((ctx) => {
       const s = ctx.value;
-      const n = codePoints(s);
+      const n = codePointLength(s);
       if (n < min) ctx.issues.push({ code: 'custom', input: s, message: min === 1 ? `${label} must not be empty.` : `${label} must be at least ${min} characters.` });
       else if (n > max) ctx.issues.push({ code: 'custom', input: s, message: `${label} must be at most ${max} characters (got ${n}).` });
       else if (nonBlank && s.trim() === '') ctx.issues.push({ code: 'custom', input: s, message: `${label} must not be blank.` });
-    });
+    })
+    // The same rule in the OpenAPI document (JSON Schema lengths count code points too).
+    .meta({ ...(min > 0 ? { minLength: min } : {}), maxLength: max, ...(nonBlank ? { pattern: '\\S' } : {}) });
 }
 
 /** An email address: trimmed, `local@domain` with one `@`, no whitespace, at most 320 code points. */
@@ -54,9 +50,10 @@ export function email(label: string) {
     .transform((s) => s.trim())
     .check((ctx) => {
       const s = ctx.value;
-      if (codePoints(s) > 320) ctx.issues.push({ code: 'custom', input: s, message: `${label} must be at most 320 characters.` });
+      if (codePointLength(s, 320) > 320) ctx.issues.push({ code: 'custom', input: s, message: `${label} must be at most 320 characters.` });
       else if (!/^[^@\s]+@[^@\s]+$/u.test(s)) ctx.issues.push({ code: 'custom', input: s, message: `${label} must be an email address like name@example.com.` });
-    });
+    })
+    .meta({ description: '`local@domain` (one `@`, no whitespace), at most 320 characters once trimmed.' });
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, label: string) {
@@ -67,3 +64,30 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
 export function nullableText(opts: { max: number; label: string }) {
   return text({ ...opts, typeMessage: `${opts.label} must be a string or null.` }).nullable();
 }
+
+/** A query parameter given at most once (a repeated one arrives as an array). */
+export const queryParam = (label: string) => z.string({ error: () => `${label} must be given once.` });
+
+/**
+ * An integer query parameter: plain decimal digits (leading zeros allowed), from `min` to
+ * `max`. Signs, spaces, fractions and exponents are refused, as is a repeated parameter.
+ */
+export function queryInteger(label: string, opts: { min: number; max: number }) {
+  const rule = `${label} must be an integer from ${opts.min} to ${opts.max}.`;
+  return queryParam(label)
+    .regex(/^[0-9]+$/, rule)
+    .transform(Number)
+    .refine((n) => n >= opts.min && n <= opts.max, rule)
+    .meta({
+      description: 'Plain decimal digits; leading zeros are allowed.',
+      // In the OpenAPI document: the integer the digits stand for, not the string they arrive as.
+      override: ({ jsonSchema }) => {
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: 'integer', minimum: opts.min, maximum: opts.max });
+      },
+    });
+}
+
+/** A JSON object (not null, not an array), kept as it is. */
+export const jsonRecord = (message: string) =>
+  z.custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), { error: () => message });

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from '../common/base-entity.ts';
 import { Ticket } from '../tickets/entity.ts';
 
 export const DIRECTIONS = ['inbound', 'outbound'] as const;
@@ -7,8 +8,8 @@ export type Direction = (typeof DIRECTIONS)[number];
 const MessageSchema = defineEntity({
   name: 'Message',
   tableName: 'messages',
+  extends: BaseEntity,
   properties: {
-    id: p.uuid().primary(),
     ticket: () => p.manyToOne(Ticket).mapToPk().deleteRule('cascade'),
     /** Position within the ticket, handed out under the ticket's row lock. */
     seq: p.integer(),
@@ -17,7 +18,6 @@ const MessageSchema = defineEntity({
     senderName: p.string().length(200).nullable(),
     body: p.text(),
     bodyHtml: p.text().nullable(),
-    createdAt: p.datetime(3),
     /** `<execution id>:<node id>` for replies sent by a workflow action: a retried action never sends twice. */
     idempotencyKey: p.string().length(200).nullable().unique(),
   },

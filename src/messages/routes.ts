@@ -1,24 +1,56 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import { conflict } from '../errors.ts';
-import { API_ACTOR } from '../events/outbox.ts';
+import { API_ACTOR } from '../actor.ts';
 import { jsonBody, MiB } from '../http/body.ts';
 import type { AppState } from '../http/state.ts';
+import { idempotent } from '../idempotency/middleware.ts';
+import { IDEMPOTENCY_KEY_REUSED, idempotencyHeaders } from '../idempotency/schema.ts';
 import { validate } from '../http/validate.ts';
-import { presentMessage } from './presenter.ts';
+import { operation } from '../http/operation.ts';
+import { presentMessage, publicMessage } from './presenter.ts';
 import { addMessageBody, listMessagesQuery } from './schema.ts';
 
-/** Mounted under /api/v1/tickets/:id/messages. */
+const messageWindow = z.strictObject({
+  data: z.array(publicMessage).meta({ description: 'The newest `limit` messages (older than `before`), oldest first.' }),
+  total: z.int().meta({ description: 'All messages of the ticket.' }),
+  truncated: z.boolean().meta({ description: 'Older messages exist beyond the window.' }),
+});
+const addedMessage = z.strictObject({
+  data: publicMessage,
+  meta: z.strictObject({
+    messageAddedEvent: z.enum(['emitted', 'skipped_sender_mismatch']).meta({
+      description: '`emitted`: a customer reply (reopens a pending or solved ticket, starts message_received workflows); `skipped_sender_mismatch`: from anyone else.',
+    }),
+  }),
+});
+
+/** Mounted under /api/v1/tickets/:id/messages. Each route's operation(...) is its entry in GET /openapi.json. */
 export function messageRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
-  router.get('/:id/messages', async (ctx) => {
+  const list = operation({
+    operationId: 'listMessages',
+    summary: 'List messages of a ticket',
+    query: listMessagesQuery,
+    responses: { 200: { description: 'A window of messages.', schema: messageWindow } },
+  });
+  router.get('/:id/messages', list, async (ctx) => {
     const ticket = await ctx.state.services.tickets.get(ctx.state.workspaceId, ctx.params.id);
     const query = validate(listMessagesQuery, ctx.query);
     const { messages, total, truncated } = await ctx.state.services.messages.list(ticket.id, query);
     ctx.body = { data: messages.map(presentMessage), total, truncated };
   });
 
-  router.post('/:id/messages', jsonBody(2 * MiB), async (ctx) => {
+  const add = operation({
+    operationId: 'addMessage',
+    summary: 'Add an inbound message',
+    body: addMessageBody,
+    responses: { 201: { description: 'The saved message, and whether it was a customer reply.', schema: addedMessage } },
+    headers: idempotencyHeaders,
+    errors: ['outbound_not_allowed', IDEMPOTENCY_KEY_REUSED],
+  });
+  router.post('/:id/messages', add, jsonBody(2 * MiB), idempotent, async (ctx) => {
     const ticket = await ctx.state.services.tickets.get(ctx.state.workspaceId, ctx.params.id);
     const input = validate(addMessageBody, ctx.request.body);
     if (input.direction === 'outbound') {

@@ -1,15 +1,18 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Actor } from '../actor.ts';
 import { validationFailed } from '../errors.ts';
-import { recordEvent, type Actor } from '../events/outbox.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { parseIsoInstant } from '../graph/index.ts';
 import { isUuid, newId } from '../ids.ts';
-import { Ticket } from '../tickets/entity.ts';
+import { sql } from '../common/sql.ts';
+import { ticketContext } from '../tickets/context.ts';
 import { reopensOnCustomerReply } from '../tickets/policy.ts';
-import { ticketContext } from '../tickets/presenter.ts';
+import type { InitialMessageWriter } from '../tickets/service.ts';
+import { readTicket, type TicketRecord } from '../tickets/store.ts';
 import { Workspace } from '../workspaces/entity.ts';
-import { Message } from './entity.ts';
+import { Message, type Direction } from './entity.ts';
 import { presentMessage } from './presenter.ts';
-import { parseBeforeTimestamp } from './schema.ts';
+import { insertMessage, messageByIdempotencyKey, type MessageRecord } from './store.ts';
 
 export type MessageAddedEvent = 'emitted' | 'skipped_sender_mismatch';
 
@@ -18,15 +21,36 @@ export type NewMessage = {
   senderEmail: string;
   senderName?: string | null;
   bodyHtml?: string | null;
-  direction: 'inbound' | 'outbound';
+  direction: Direction;
   /** Makes the write idempotent: a second add with the same key returns the first message. */
   idempotencyKey?: string;
 };
 
-/** interface.md, Events: the sender is the ticket's customer, compared trimmed and case-insensitively. */
-export function isCustomerReply(ticket: Pick<Ticket, 'customerEmail'>, message: NewMessage): boolean {
+/** docs/contract.md §3: the sender is the ticket's customer, compared trimmed and case-insensitively. */
+export function isCustomerReply(ticket: Pick<TicketRecord, 'customerEmail'>, message: Pick<NewMessage, 'direction' | 'senderEmail'>): boolean {
   return message.direction === 'inbound' && message.senderEmail.trim().toLowerCase() === ticket.customerEmail.trim().toLowerCase();
 }
+
+/** A message the ticket at hand hands the next per-ticket sequence number: a total order that timestamps alone cannot give. */
+function nextMessage(ticket: TicketRecord, input: NewMessage, at: Date): MessageRecord {
+  return {
+    id: newId(),
+    ticket: ticket.id,
+    seq: ticket.messageSeq + 1,
+    direction: input.direction,
+    senderEmail: input.senderEmail,
+    senderName: input.senderName?.trim() ? input.senderName : null,
+    body: input.body,
+    bodyHtml: input.bodyHtml ?? null,
+    createdAt: at,
+    idempotencyKey: input.idempotencyKey ?? null,
+  };
+}
+
+/** A new ticket's first message (the ticket was written with messageSeq 1): the customer's inbound message, at the ticket's creation time. */
+export const writeInitialMessage: InitialMessageWriter = async (em, ticket, message) => {
+  await insertMessage(em, nextMessage({ ...ticket, messageSeq: 0 }, { ...message, direction: 'inbound' }, ticket.createdAt));
+};
 
 export class MessageService {
   private readonly em: EntityManager;
@@ -36,52 +60,47 @@ export class MessageService {
   }
 
   /**
-   * Saves a message under the ticket's row lock, which hands out the next per-ticket sequence
-   * number (a total order that timestamps alone cannot give). A customer reply writes
-   * message_received and reopens a pending or solved ticket (with its ticket_updated event).
+   * Saves a message under the ticket's row lock, which orders the messages of a ticket; the
+   * ticket's updatedAt moves to the message's time. A customer reply writes message_received
+   * and reopens a pending or solved ticket (with its ticket_updated event). Returns the ticket
+   * as it is afterwards.
    */
-  async add(workspaceId: string, ticketId: string, input: NewMessage, actor: Actor): Promise<{ message: Message; event: MessageAddedEvent }> {
+  async add(
+    workspaceId: string,
+    ticketId: string,
+    input: NewMessage,
+    actor: Actor,
+  ): Promise<{ message: MessageRecord; event: MessageAddedEvent; ticket: TicketRecord }> {
     return this.em.transactional(async (em) => {
-      const ticket = await em.findOneOrFail(Ticket, { id: ticketId, workspace: workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const before = await readTicket(em, workspaceId, ticketId, { forUpdate: true });
       if (input.idempotencyKey) {
-        const earlier = await em.findOne(Message, { idempotencyKey: input.idempotencyKey });
-        if (earlier) return { message: earlier, event: 'skipped_sender_mismatch' as const };
+        const earlier = await messageByIdempotencyKey(em, input.idempotencyKey);
+        if (earlier) return { message: earlier, event: 'skipped_sender_mismatch' as const, ticket: before };
       }
       const now = new Date();
-      ticket.messageSeq += 1;
-      ticket.updatedAt = now;
-      const message = em.create(Message, {
-        id: newId(),
-        ticket: ticket.id,
-        seq: ticket.messageSeq,
-        direction: input.direction,
-        senderEmail: input.senderEmail,
-        senderName: input.senderName?.trim() ? input.senderName : null,
-        body: input.body,
-        bodyHtml: input.bodyHtml ?? null,
-        createdAt: now,
-        idempotencyKey: input.idempotencyKey ?? null,
-      });
-      if (!isCustomerReply(ticket, input)) return { message, event: 'skipped_sender_mismatch' as const };
+      const message = nextMessage(before, input, now);
+      const ticket: TicketRecord = { ...before, messageSeq: message.seq, updatedAt: now };
+      const customerReply = isCustomerReply(before, input);
+      const reopens = customerReply && reopensOnCustomerReply(before.status) && (await reopensInWorkspace(em, workspaceId));
+      if (reopens) Object.assign(ticket, { status: 'open', resolutionType: null });
+      await sql(em, 'update "tickets" set "message_seq" = $2, "updated_at" = $3, "status" = $4, "resolution_type" = $5 where "id" = $1', [
+        ticket.id,
+        ticket.messageSeq,
+        now,
+        ticket.status,
+        ticket.resolutionType,
+      ]);
+      await insertMessage(em, message);
+      if (!customerReply) return { message, event: 'skipped_sender_mismatch' as const, ticket };
 
       const base = { workspaceId, ticketId: ticket.id, actor, at: now };
-      if (reopensOnCustomerReply(ticket.status)) {
-        const workspace = await em.findOneOrFail(Workspace, { id: workspaceId }, { fields: ['reopenOnCustomerReply'] });
-        if (workspace.reopenOnCustomerReply) {
-          const previous = ticketContext(ticket);
-          const changes: Record<string, { from: unknown; to: unknown }> = { status: { from: ticket.status, to: 'open' } };
-          if (ticket.resolutionType) changes.resolutionType = { from: ticket.resolutionType, to: null };
-          ticket.status = 'open';
-          ticket.resolutionType = null;
-          recordEvent(em, { ...base, type: 'ticket_updated', payload: { ticket: ticketContext(ticket), previous, changes } });
-        }
+      if (reopens) {
+        const changes: Record<string, { from: unknown; to: unknown }> = { status: { from: before.status, to: 'open' } };
+        if (before.resolutionType) changes.resolutionType = { from: before.resolutionType, to: null };
+        await recordEvent(em, { ...base, type: 'ticket_updated', payload: { ticket: ticketContext(ticket), previous: ticketContext(before), changes } });
       }
-      recordEvent(em, {
-        ...base,
-        type: 'message_received',
-        payload: { ticket: ticketContext(ticket), message: presentMessage(message) },
-      });
-      return { message, event: 'emitted' as const };
+      await recordEvent(em, { ...base, type: 'message_received', payload: { ticket: ticketContext(ticket), message: presentMessage(message) } });
+      return { message, event: 'emitted' as const, ticket };
     });
   }
 
@@ -90,28 +109,39 @@ export class MessageService {
    * the ticket's total and whether older messages exist beyond the window.
    */
   async list(ticketId: string, opts: { limit: number; before?: string }) {
-    let older: Record<string, unknown> = {};
-    if (opts.before !== undefined) {
-      if (isUuid(opts.before)) {
-        const cursor = await this.em.findOne(Message, { id: opts.before, ticket: ticketId }, { fields: ['seq'] });
-        if (!cursor) throw validationFailed([{ path: 'before', message: 'before is not a message of this ticket.' }]);
-        older = { seq: { $lt: cursor.seq } };
-      } else {
-        const at = parseBeforeTimestamp(opts.before);
-        if (!at) {
-          throw validationFailed([
-            { path: 'before', message: 'before must be a message id of this ticket or a valid ISO 8601 date or date-time with Z or an offset.' },
-          ]);
-        }
-        older = { createdAt: { $lt: at } };
-      }
-    }
     const [rows, total] = await Promise.all([
-      this.em.find(Message, { ticket: ticketId, ...older }, { orderBy: { seq: 'desc' }, limit: opts.limit + 1 }),
+      this.em.find(Message, { ticket: ticketId, ...(await this.olderThan(ticketId, opts.before)) }, { orderBy: { seq: 'desc' }, limit: opts.limit + 1 }),
       this.em.count(Message, { ticket: ticketId }),
     ]);
     const truncated = rows.length > opts.limit;
     const window = rows.slice(0, opts.limit).reverse();
     return { messages: window, total, truncated };
   }
+
+  /**
+   * The window's bound: a message id of this ticket (strictly older messages) or an ISO 8601
+   * date or date-time with `Z` or an offset (messages created strictly before it).
+   */
+  private async olderThan(ticketId: string, before: string | undefined): Promise<Record<string, unknown>> {
+    if (before === undefined) return {};
+    if (isUuid(before)) {
+      const cursor = await this.em.findOne(Message, { id: before, ticket: ticketId }, { fields: ['seq'] });
+      if (!cursor) throw validationFailed([{ path: 'before', message: 'before is not a message of this ticket.' }]);
+      return { seq: { $lt: cursor.seq } };
+    }
+    const at = parseIsoInstant(before, { requireOffsetWithTime: true, storable: true });
+    if (at === undefined) {
+      throw validationFailed([
+        { path: 'before', message: 'before must be a message id of this ticket or a valid ISO 8601 date or date-time with Z or an offset.' },
+      ]);
+    }
+    // Stored times have millisecond precision: "strictly before" a finer instant is before its next millisecond.
+    return { createdAt: { $lt: new Date(Math.ceil(at)) } };
+  }
+}
+
+/** docs/contract.md §3: the workspace setting that lets a customer reply reopen a ticket (on by default). */
+async function reopensInWorkspace(em: EntityManager, workspaceId: string): Promise<boolean> {
+  const workspace = await em.findOneOrFail(Workspace, { id: workspaceId }, { fields: ['reopenOnCustomerReply'] });
+  return workspace.reopenOnCustomerReply;
 }

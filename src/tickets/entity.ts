@@ -1,12 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 import { PRIORITIES, RESOLUTION_TYPES, SOURCES, STATUSES } from './values.ts';
 
 const TicketSchema = defineEntity({
   name: 'Ticket',
   tableName: 'tickets',
+  extends: BaseEntity,
   properties: {
-    id: p.uuid().primary(),
     workspace: () => p.manyToOne(Workspace).mapToPk().deleteRule('cascade'),
     subject: p.text(),
     status: p.enum(STATUSES),
@@ -20,9 +21,20 @@ const TicketSchema = defineEntity({
     language: p.string().length(3).nullable(),
     /** Last per-ticket message sequence number handed out; gives messages a stable order. */
     messageSeq: p.integer().default(0),
-    createdAt: p.datetime(3),
-    updatedAt: p.datetime(3),
+    updatedAt: p.datetime(3).onCreate((t: { createdAt?: Date }) => t.createdAt ?? new Date()),
   },
+  // Keep ticket_counts (src/tickets/counts.ts). Created with their function by a migration;
+  // declared here so that the schema diff keeps them.
+  triggers: (['insert', 'update', 'delete'] as const).map((event) => ({
+    name: `tickets_count_${event}`,
+    timing: 'after' as const,
+    events: [event],
+    forEach: 'statement' as const,
+    expression:
+      `create trigger "tickets_count_${event}" after ${event} on "tickets" referencing ` +
+      (event === 'insert' ? 'new table as "new_tickets"' : event === 'delete' ? 'old table as "old_tickets"' : 'old table as "old_tickets" new table as "new_tickets"') +
+      ' for each statement execute function "deskflow_count_tickets"()',
+  })),
   indexes: [
     { name: 'tickets_workspace_created_idx', expression: 'create index "tickets_workspace_created_idx" on "tickets" ("workspace_id", "created_at" desc, "id" desc)' },
     { name: 'tickets_workspace_status_created_idx', expression: 'create index "tickets_workspace_status_created_idx" on "tickets" ("workspace_id", "status", "created_at" desc, "id" desc)' },

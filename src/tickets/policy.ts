@@ -1,10 +1,10 @@
-import type { Actor } from '../events/outbox.ts';
+import type { Actor } from '../actor.ts';
 import { AI_ASSIGNEE, type ResolutionType, type TicketStatus } from './values.ts';
 
 const RESOLVED: ReadonlySet<TicketStatus> = new Set(['solved', 'closed']);
 
 /**
- * CONTRACT §2: resolutionType is set when a ticket becomes solved or closed and none is set
+ * docs/contract.md §2: resolutionType is set when a ticket becomes solved or closed and none is set
  * yet (by whom it was resolved), and cleared when the ticket moves back to open, pending or
  * escalated. An explicit value (a workflow action) wins.
  */
@@ -20,7 +20,7 @@ export function resolutionAfter(opts: {
   return opts.actor.type === 'workflow' ? 'resolved_by_automation' : 'resolved_by_agent';
 }
 
-/** CONTRACT §3: a customer reply reopens a pending or solved ticket; a closed ticket stays closed. */
+/** docs/contract.md §3: a customer reply reopens a pending or solved ticket; a closed ticket stays closed. */
 export function reopensOnCustomerReply(status: TicketStatus): boolean {
   return status === 'pending' || status === 'solved';
 }

@@ -1,7 +1,33 @@
-import type { Ticket } from './entity.ts';
+import { z } from 'zod';
+import { timestamp, uuid } from '../http/response-fields.ts';
+import type { TicketRecord } from './store.ts';
+import { PRIORITIES, RESOLUTION_TYPES, SOURCES, STATUSES } from './values.ts';
 
-/** The public Ticket of interface.md: exactly these fields, nothing internal. */
-export function presentTicket(t: Ticket) {
+/** The public Ticket of docs/contract.md: exactly these fields, nothing internal. */
+export const publicTicket = z
+  .strictObject({
+    id: uuid(),
+    subject: z.string(),
+    status: z.enum(STATUSES),
+    priority: z.enum(PRIORITIES),
+    customerEmail: z.string(),
+    customerName: z.string().nullable(),
+    source: z.enum(SOURCES),
+    assignedTo: z.string().nullable().meta({ description: 'A member’s user id, or `ai` for the AI agent.' }),
+    resolutionType: z.enum(RESOLUTION_TYPES).nullable(),
+    tags: z.array(z.string()).meta({ description: 'In the order they were added; set by workflow actions only.' }),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  })
+  .meta({ id: 'Ticket' });
+export type PublicTicket = z.output<typeof publicTicket>;
+
+/** The creation response carries only these eight fields. */
+export const createdTicket = publicTicket
+  .pick({ id: true, subject: true, status: true, priority: true, customerEmail: true, customerName: true, source: true, createdAt: true })
+  .meta({ id: 'CreatedTicket' });
+
+export function presentTicket(t: TicketRecord): PublicTicket {
   return {
     id: t.id,
     subject: t.subject,
@@ -17,10 +43,8 @@ export function presentTicket(t: Ticket) {
     updatedAt: t.updatedAt.toISOString(),
   };
 }
-export type PublicTicket = ReturnType<typeof presentTicket>;
 
-/** The creation response carries only these eight fields. */
-export function presentCreatedTicket(t: Ticket) {
+export function presentCreatedTicket(t: TicketRecord): z.output<typeof createdTicket> {
   return {
     id: t.id,
     subject: t.subject,
@@ -31,9 +55,4 @@ export function presentCreatedTicket(t: Ticket) {
     source: t.source,
     createdAt: t.createdAt.toISOString(),
   };
-}
-
-/** What workflow conditions and templates see as `ticket.*`: the public ticket plus its language. */
-export function ticketContext(t: Ticket) {
-  return { ...presentTicket(t), language: t.language ?? null };
 }

@@ -1,16 +1,34 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import { forbidden } from '../errors.ts';
-import { API_ACTOR } from '../events/outbox.ts';
+import { API_ACTOR } from '../actor.ts';
 import { jsonBody, MiB } from '../http/body.ts';
 import type { AppState } from '../http/state.ts';
+import { idempotent } from '../idempotency/middleware.ts';
+import { IDEMPOTENCY_KEY_REUSED, idempotencyHeaders } from '../idempotency/schema.ts';
 import { validate } from '../http/validate.ts';
-import { presentCreatedTicket, presentTicket } from './presenter.ts';
+import { operation } from '../http/operation.ts';
+import { createdTicket, presentCreatedTicket, presentTicket, publicTicket } from './presenter.ts';
 import { createTicketBody, listTicketsQuery, updateTicketBody } from './schema.ts';
 
+const ticketEnvelope = z.strictObject({ data: publicTicket });
+const ticketPage = z.strictObject({
+  data: z.array(publicTicket).meta({ description: 'Newest first.' }),
+  pagination: z.strictObject({ page: z.int(), perPage: z.int(), total: z.int().meta({ description: 'Tickets matching the filter.' }) }),
+});
+
+/** Mounted under /api/v1/tickets. Each route's operation(...) is its entry in GET /openapi.json. */
 export function ticketRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
-  router.get('/', async (ctx) => {
+  const list = operation({
+    operationId: 'listTickets',
+    summary: 'List tickets',
+    query: listTicketsQuery,
+    responses: { 200: { description: 'A page of tickets, newest first, with the total.', schema: ticketPage } },
+    errors: ['forbidden'],
+  });
+  router.get('/', list, async (ctx) => {
     const query = validate(listTicketsQuery, ctx.query);
     if (query.workspace_id !== undefined && query.workspace_id !== ctx.state.workspaceId) {
       throw forbidden('workspace_id does not match the workspace of this API key.');
@@ -23,19 +41,36 @@ export function ticketRoutes(): Router<AppState> {
     ctx.body = { data: tickets.map(presentTicket), pagination: { page: query.page, perPage: query.per_page, total } };
   });
 
-  router.post('/', jsonBody(MiB), async (ctx) => {
+  const create = operation({
+    operationId: 'createTicket',
+    summary: 'Create a ticket',
+    description: 'The body becomes the ticket’s first message (inbound, from the customer).',
+    body: createTicketBody,
+    headers: idempotencyHeaders,
+    responses: { 201: { description: 'The new ticket (eight fields).', schema: z.strictObject({ data: createdTicket }) } },
+    errors: [IDEMPOTENCY_KEY_REUSED],
+  });
+  router.post('/', create, jsonBody(MiB), idempotent, async (ctx) => {
     const input = validate(createTicketBody, ctx.request.body);
     const ticket = await ctx.state.services.tickets.create(ctx.state.workspaceId, input, API_ACTOR);
     ctx.status = 201;
     ctx.body = { data: presentCreatedTicket(ticket) };
   });
 
-  router.get('/:id', async (ctx) => {
+  const get = operation({ operationId: 'getTicket', summary: 'Get a ticket', responses: { 200: { description: 'The ticket.', schema: ticketEnvelope } } });
+  router.get('/:id', get, async (ctx) => {
     const ticket = await ctx.state.services.tickets.get(ctx.state.workspaceId, ctx.params.id);
     ctx.body = { data: presentTicket(ticket) };
   });
 
-  router.patch('/:id', jsonBody(MiB), async (ctx) => {
+  const update = operation({
+    operationId: 'updateTicket',
+    summary: 'Update status, priority or assignee',
+    body: updateTicketBody,
+    responses: { 200: { description: 'The ticket after the update.', schema: ticketEnvelope } },
+    errors: ['forbidden'],
+  });
+  router.patch('/:id', update, jsonBody(MiB), async (ctx) => {
     const { tickets } = ctx.state.services;
     await tickets.get(ctx.state.workspaceId, ctx.params.id);
     const input = validate(updateTicketBody, ctx.request.body);

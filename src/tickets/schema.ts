@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { email, nullableText, oneOf, text } from '../http/validate.ts';
+import { email, nullableText, oneOf, queryInteger, queryParam, text } from '../http/validate.ts';
+import { userId } from '../workspaces/user-id.ts';
 import { PRIORITIES, SOURCES, STATUSES } from './values.ts';
 
 const optionalName = (label: string) => nullableText({ max: 200, label }).optional();
@@ -17,17 +18,8 @@ export const createTicketBody = z.strictObject({
 });
 export type CreateTicketInput = z.infer<typeof createTicketBody>;
 
-/**
- * A human user id: 1-200 code points, not blank, no surrounding whitespace or control
- * characters. `ai` is the AI agent.
- */
-export const assigneeId = text({ min: 1, max: 200, nonBlank: true, label: 'assignedTo' }).check((ctx) => {
-  const s = ctx.value;
-  if (s.trim() === '') return;
-  if (s !== s.trim()) ctx.issues.push({ code: 'custom', input: s, message: 'assignedTo must not start or end with whitespace.' });
-  // eslint-disable-next-line no-control-regex
-  else if (/[\u0000-\u001f\u007f]/.test(s)) ctx.issues.push({ code: 'custom', input: s, message: 'assignedTo must not contain control characters.' });
-});
+/** assignedTo: a user id (a current member or admin, checked by the service) or `ai`, the AI agent. */
+export const assigneeId = userId('assignedTo');
 
 export const updateTicketBody = z
   .strictObject({
@@ -40,17 +32,9 @@ export const updateTicketBody = z
   });
 export type UpdateTicketInput = z.infer<typeof updateTicketBody>;
 
-const positiveInt = (label: string, max: number) =>
-  z
-    .string({ error: () => `${label} must be given once, as a positive integer.` })
-    .regex(/^[0-9]+$/, `${label} must be a positive integer.`)
-    .transform(Number)
-    .refine((n) => n >= 1, `${label} must be a positive integer.`)
-    .refine((n) => n <= max, `${label} must be at most ${max}.`);
-
 export const listTicketsQuery = z.object({
-  page: positiveInt('page', 2_147_483_647).default(1),
-  per_page: positiveInt('per_page', 100).default(20),
-  status: z.string({ error: () => 'status must be given once.' }).pipe(oneOf(STATUSES, 'status')).optional(),
-  workspace_id: z.string({ error: () => 'workspace_id must be given once.' }).optional(),
+  page: queryInteger('page', { min: 1, max: 2_147_483_647 }).default(1),
+  per_page: queryInteger('per_page', { min: 1, max: 100 }).default(20),
+  status: queryParam('status').pipe(oneOf(STATUSES, 'status')).optional(),
+  workspace_id: queryParam('workspace_id').optional().meta({ description: 'Optional; must be the API key’s workspace (else 403).' }),
 });

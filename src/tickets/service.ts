@@ -1,13 +1,13 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forbidden, notFound } from '../errors.ts';
-import { recordEvent, type Actor } from '../events/outbox.ts';
-import { isUuid, newId } from '../ids.ts';
-import { Message } from '../messages/entity.ts';
-import type { WorkspaceService } from '../workspaces/service.ts';
-import { Ticket } from './entity.ts';
+import type { Actor } from '../actor.ts';
+import { forbidden } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { recordEvent } from '../events/outbox.ts';
+import type { AssigneeDirectory } from './assignees.ts';
+import { ticketContext } from './context.ts';
+import { countTickets } from './counts.ts';
+import { insertTicket, pageOfTickets, readTicket, updateTicket, type TicketRecord } from './store.ts';
 import { resolutionAfter } from './policy.ts';
-import { ticketContext } from './presenter.ts';
 import type { CreateTicketInput } from './schema.ts';
 import type { ResolutionType, TicketPriority, TicketStatus } from './values.ts';
 
@@ -21,23 +21,28 @@ export type TicketChange = {
   removeTags?: string[];
 };
 
+/** Writes a new ticket's first message in the transaction of `em` (the messages module does it). */
+export type InitialMessageWriter = (em: EntityManager, ticket: TicketRecord, message: { body: string; senderEmail: string; senderName: string | null }) => Promise<void>;
+
 type FieldChange = { from: unknown; to: unknown };
 
 export class TicketService {
   private readonly em: EntityManager;
-  private readonly workspaces: WorkspaceService;
+  private readonly assignees: AssigneeDirectory;
+  private readonly writeInitialMessage: InitialMessageWriter;
 
-  constructor(em: EntityManager, workspaces: WorkspaceService) {
+  constructor(em: EntityManager, deps: { assignees: AssigneeDirectory; initialMessage: InitialMessageWriter }) {
     this.em = em;
-    this.workspaces = workspaces;
+    this.assignees = deps.assignees;
+    this.writeInitialMessage = deps.initialMessage;
   }
 
   /** Creates the ticket and its initial inbound message, with a ticket_created event, in one transaction. */
-  async create(workspaceId: string, input: CreateTicketInput, actor: Actor): Promise<Ticket> {
+  async create(workspaceId: string, input: CreateTicketInput, actor: Actor): Promise<TicketRecord> {
     return this.em.transactional(async (em) => {
       const now = new Date();
       const customerName = input.customerName?.trim() ? input.customerName : null;
-      const ticket = em.create(Ticket, {
+      const ticket: TicketRecord = {
         id: newId(),
         workspace: workspaceId,
         subject: input.subject,
@@ -53,40 +58,24 @@ export class TicketService {
         messageSeq: 1,
         createdAt: now,
         updatedAt: now,
-      });
-      em.create(Message, {
-        id: newId(),
-        ticket: ticket.id,
-        seq: 1,
-        direction: 'inbound',
-        senderEmail: input.customerEmail,
-        senderName: customerName,
-        body: input.body,
-        bodyHtml: null,
-        createdAt: now,
-      });
-      recordEvent(em, { workspaceId, type: 'ticket_created', ticketId: ticket.id, payload: { ticket: ticketContext(ticket) }, actor, at: now });
+      };
+      await insertTicket(em, ticket);
+      await this.writeInitialMessage(em, ticket, { body: input.body, senderEmail: input.customerEmail, senderName: customerName });
+      await recordEvent(em, { workspaceId, type: 'ticket_created', ticketId: ticket.id, payload: { ticket: ticketContext(ticket) }, actor, at: now });
       return ticket;
     });
   }
 
   /** The ticket if it belongs to the workspace; 404 otherwise (malformed ids included). */
-  async get(workspaceId: string, ticketId: string): Promise<Ticket> {
-    const ticket = isUuid(ticketId) ? await this.em.findOne(Ticket, { id: ticketId, workspace: workspaceId }) : null;
-    if (!ticket) throw notFound('Ticket');
-    return ticket;
+  async get(workspaceId: string, ticketId: string): Promise<TicketRecord> {
+    return readTicket(this.em, workspaceId, ticketId);
   }
 
-  /** One page (newest first) plus the total, in two queries. */
+  /** One page (newest first) plus the total, which counters kept with every write give without counting rows. */
   async list(workspaceId: string, opts: { page: number; perPage: number; status?: TicketStatus }) {
-    const where = { workspace: workspaceId, ...(opts.status ? { status: opts.status } : {}) };
     const [tickets, total] = await Promise.all([
-      this.em.find(Ticket, where, {
-        orderBy: { createdAt: 'desc', id: 'desc' },
-        limit: opts.perPage,
-        offset: (opts.page - 1) * opts.perPage,
-      }),
-      this.em.count(Ticket, where),
+      pageOfTickets(this.em, workspaceId, { limit: opts.perPage, offset: (opts.page - 1) * opts.perPage, status: opts.status }),
+      countTickets(this.em, workspaceId, opts.status),
     ]);
     return { tickets, total };
   }
@@ -97,18 +86,16 @@ export class TicketService {
    * status became closed, and tag_added per new tag. A human assignee must be a current
    * member or admin of the workspace (403).
    */
-  async update(workspaceId: string, ticketId: string, change: TicketChange, actor: Actor): Promise<Ticket> {
-    if (change.assignedTo !== undefined && !(await this.workspaces.isAssignable(workspaceId, change.assignedTo))) {
+  async update(workspaceId: string, ticketId: string, change: TicketChange, actor: Actor): Promise<TicketRecord> {
+    if (change.assignedTo !== undefined && !(await this.assignees.isAssignable(workspaceId, change.assignedTo))) {
       throw forbidden(`"${change.assignedTo}" is not a current member or admin of this workspace.`);
     }
     return this.em.transactional(async (em) => {
-      const ticket = isUuid(ticketId)
-        ? await em.findOne(Ticket, { id: ticketId, workspace: workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-        : null;
-      if (!ticket) throw notFound('Ticket');
-      const before = ticketContext(ticket);
+      const locked = await readTicket(em, workspaceId, ticketId, { forUpdate: true });
+      const before = ticketContext(locked);
+      const ticket: TicketRecord = { ...locked, tags: [...locked.tags] };
       const changes: Record<string, FieldChange> = {};
-      const set = <K extends 'status' | 'priority' | 'assignedTo' | 'resolutionType' | 'tags'>(field: K, value: Ticket[K]) => {
+      const set = <K extends 'status' | 'priority' | 'assignedTo' | 'resolutionType' | 'tags'>(field: K, value: TicketRecord[K]) => {
         const from = ticket[field];
         if (JSON.stringify(from) === JSON.stringify(value)) return;
         changes[field] = { from: field === 'tags' ? [...(from as string[])] : from, to: value };
@@ -137,11 +124,12 @@ export class TicketService {
       if (Object.keys(changes).length === 0) return ticket;
       const now = new Date();
       ticket.updatedAt = now;
+      await updateTicket(em, ticket);
       const after = ticketContext(ticket);
       const base = { workspaceId, ticketId: ticket.id, actor, at: now };
-      recordEvent(em, { ...base, type: 'ticket_updated', payload: { ticket: after, previous: before, changes } });
-      if (changes.status && ticket.status === 'closed') recordEvent(em, { ...base, type: 'ticket_closed', payload: { ticket: after } });
-      for (const tag of added) recordEvent(em, { ...base, type: 'tag_added', payload: { ticket: after, tag } });
+      await recordEvent(em, { ...base, type: 'ticket_updated', payload: { ticket: after, previous: before, changes } });
+      if (changes.status && ticket.status === 'closed') await recordEvent(em, { ...base, type: 'ticket_closed', payload: { ticket: after } });
+      for (const tag of added) await recordEvent(em, { ...base, type: 'tag_added', payload: { ticket: after, tag } });
       return ticket;
     });
   }

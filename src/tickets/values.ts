@@ -1,5 +1,5 @@
 /**
- * The value sets of a ticket's enumerated fields (interface.md, CONTRACT §2). The pure graph
+ * The value sets of a ticket's enumerated fields (docs/contract.md §2). The pure graph
  * module owns them, because workflow conditions and actions use the same values.
  */
 import {

@@ -1,12 +1,13 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity, createdAt } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 import { TRIGGER_TYPES, type WorkflowGraph } from '../graph/index.ts';
 
 const WorkflowSchema = defineEntity({
   name: 'Workflow',
   tableName: 'workflows',
+  extends: BaseEntity,
   properties: {
-    id: p.uuid().primary(),
     workspace: () => p.manyToOne(Workspace).mapToPk().deleteRule('cascade'),
     name: p.string().length(200),
     description: p.text().nullable(),
@@ -17,8 +18,10 @@ const WorkflowSchema = defineEntity({
     graph: p.json<WorkflowGraph>(),
     /** HMAC secret of a webhook-triggered workflow. */
     webhookSecret: p.string().length(64).nullable(),
-    createdAt: p.datetime(3),
-    updatedAt: p.datetime(3),
+    updatedAt: p.datetime(3).onCreate((w: { createdAt?: Date }) => w.createdAt ?? new Date()),
+    /** Executions created so far and when the last one was, kept with each creation (no count over executions per read). */
+    executionCount: p.integer().default(0),
+    lastTriggeredAt: p.datetime(3).nullable(),
     /** Deleted workflows are gone from the API; rows stay so running executions can finish their bookkeeping. */
     deletedAt: p.datetime(3).nullable(),
   },
@@ -41,7 +44,7 @@ const WorkflowVersionSchema = defineEntity({
     version: p.integer().primary(),
     triggerType: p.enum(TRIGGER_TYPES),
     graph: p.json<WorkflowGraph>(),
-    createdAt: p.datetime(3),
+    createdAt: createdAt(),
   },
 });
 export class WorkflowVersion extends WorkflowVersionSchema.class {}

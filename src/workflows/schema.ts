@@ -1,11 +1,22 @@
 import { z } from 'zod';
-import { TRIGGER_TYPES } from '../graph/index.ts';
-import { EXECUTION_STATUSES } from '../executions/entity.ts';
-import { nullableText, oneOf, text } from '../http/validate.ts';
+import { NODE_TYPES, TRIGGER_TYPES } from '../graph/index.ts';
+import { jsonRecord, nullableText, oneOf, queryParam, text } from '../http/validate.ts';
 
 const description = nullableText({ max: 2_000, label: 'description' });
-const graphJson = z.custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), {
-  error: () => 'workflowJson must be an object with nodes and edges.',
+/**
+ * The outline of a graph as the API returns it. Requests take any JSON object here and the
+ * graph validation of src/graph says what is wrong, node by node (docs/contract.md §5).
+ */
+export const workflowGraph = z
+  .looseObject({
+    nodes: z.array(z.looseObject({ id: z.string(), type: z.enum(NODE_TYPES), data: z.record(z.string(), z.unknown()) })),
+    edges: z.array(z.looseObject({ source: z.string(), target: z.string(), label: z.enum(['true', 'false']).optional() })),
+  })
+  .meta({ id: 'WorkflowGraph', description: 'Nodes (one trigger, conditions, actions) and edges; the language is described in docs/automations.md.' });
+
+const graphJson = jsonRecord('workflowJson must be an object with nodes and edges.').meta({
+  type: 'object',
+  description: 'The graph `{ nodes, edges }` (see WorkflowGraph), validated node by node when saved.',
 });
 
 export const createWorkflowBody = z.strictObject({
@@ -29,28 +40,7 @@ export const updateWorkflowBody = z
   });
 export type UpdateWorkflowInput = z.infer<typeof updateWorkflowBody>;
 
-export const triggerWorkflowBody = z.strictObject({
-  ticketId: z.string({ error: () => 'ticketId must be a string.' }).optional(),
-  data: z
-    .custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), {
-      error: () => 'data must be a JSON object.',
-    })
-    .optional(),
-});
-
-const once = (label: string) => z.string({ error: () => `${label} must be given once.` });
-
 export const listWorkflowsQuery = z.object({
-  active: once('active').pipe(z.enum(['true', 'false'], { error: () => 'active must be true or false.' })).optional(),
-  trigger_type: once('trigger_type').pipe(oneOf(TRIGGER_TYPES, 'trigger_type')).optional(),
-});
-
-export const listExecutionsQuery = z.object({
-  limit: once('limit')
-    .regex(/^[0-9]+$/, 'limit must be an integer from 1 to 200.')
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 200, 'limit must be an integer from 1 to 200.')
-    .default(50),
-  status: once('status').pipe(oneOf(EXECUTION_STATUSES, 'status')).optional(),
-  before: once('before').optional(),
+  active: queryParam('active').pipe(z.enum(['true', 'false'], { error: () => 'active must be true or false.' })).optional(),
+  trigger_type: queryParam('trigger_type').pipe(oneOf(TRIGGER_TYPES, 'trigger_type')).optional(),
 });

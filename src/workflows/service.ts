@@ -1,81 +1,59 @@
 import { randomBytes } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound, validationFailed } from '../errors.ts';
+import { findOr404 } from '../common/find-or-404.ts';
+import { validationFailed } from '../errors.ts';
 import { defaultGraph, validateGraph, type TriggerType, type WorkflowGraph } from '../graph/index.ts';
-import { isUuid, newId } from '../ids.ts';
-import { Execution } from '../executions/entity.ts';
-import type { ExecutionService } from '../executions/service.ts';
-import type { TicketService } from '../tickets/service.ts';
-import { ticketContext } from '../tickets/presenter.ts';
+import type { Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from './entity.ts';
 import type { CreateWorkflowInput, UpdateWorkflowInput } from './schema.ts';
-import { scheduleSpecOf, type ScheduleSync } from './schedules.ts';
-import type { Logger } from '../logger.ts';
+import { scheduleSpecOf, type ScheduleSync } from './schedule-spec.ts';
 
-export type WorkflowStats = { executionCount: number; lastTriggeredAt: Date | null };
+/** Stops the unfinished runs of a workflow that is being deleted (the executions module does it). */
+export interface RunCanceller {
+  cancelAll(workflowId: string): Promise<void>;
+}
 
-/** Workflows of a workspace: definitions, versions, and manual runs. */
+/** Workflows of a workspace: their definitions, versions and schedules. */
 export class WorkflowService {
   private readonly em: EntityManager;
-  private readonly executions: ExecutionService;
-  private readonly tickets: TicketService;
+  private readonly runs: RunCanceller;
   private readonly schedules: ScheduleSync | undefined;
   private readonly logger: Logger | undefined;
 
-  constructor(em: EntityManager, executions: ExecutionService, tickets: TicketService, opts: { schedules?: ScheduleSync; logger?: Logger } = {}) {
+  constructor(em: EntityManager, deps: { runs: RunCanceller; schedules?: ScheduleSync; logger?: Logger }) {
     this.em = em;
-    this.executions = executions;
-    this.tickets = tickets;
-    this.schedules = opts.schedules;
-    this.logger = opts.logger;
+    this.runs = deps.runs;
+    this.schedules = deps.schedules;
+    this.logger = deps.logger;
   }
 
   async create(workspaceId: string, input: CreateWorkflowInput): Promise<Workflow> {
     const triggerType = input.triggerType ?? 'ticket_created';
     const graph = input.workflowJson === undefined ? defaultGraph(triggerType) : checkedGraph(input.workflowJson, triggerType);
-    const now = new Date();
     const workflow = this.em.create(Workflow, {
-      id: newId(),
       workspace: workspaceId,
       name: input.name,
       description: input.description ?? null,
       triggerType,
-      isActive: false,
-      version: 1,
       graph,
       webhookSecret: triggerType === 'webhook' ? newWebhookSecret() : null,
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: null,
     });
-    this.em.create(WorkflowVersion, { workflow: workflow.id, version: 1, triggerType, graph, createdAt: now });
+    this.em.create(WorkflowVersion, { workflow: workflow.id, version: 1, triggerType, graph, createdAt: workflow.createdAt });
     await this.em.flush();
     return workflow;
   }
 
   async get(workspaceId: string, workflowId: string): Promise<Workflow> {
-    const workflow = isUuid(workflowId) ? await this.em.findOne(Workflow, { id: workflowId, workspace: workspaceId, deletedAt: null }) : null;
-    if (!workflow) throw notFound('Workflow');
-    return workflow;
+    return findOr404(this.em, Workflow, workflowId, { workspace: workspaceId, deletedAt: null }, 'Workflow');
   }
 
-  /** Newest first, with each workflow's execution count and last trigger time (one aggregate query). */
-  async list(workspaceId: string, filter: { active?: boolean; triggerType?: TriggerType }) {
+  /** Newest first. */
+  async list(workspaceId: string, filter: { active?: boolean; triggerType?: TriggerType }): Promise<Workflow[]> {
     const where: Record<string, unknown> = { workspace: workspaceId, deletedAt: null };
     if (filter.active !== undefined) where.isActive = filter.active;
     if (filter.triggerType) where.triggerType = filter.triggerType;
-    const workflows = await this.em.find(Workflow, where, { orderBy: { createdAt: 'desc', id: 'desc' } });
-    const stats = new Map<string, WorkflowStats>();
-    if (workflows.length > 0) {
-      const rows: Array<{ workflow_id: string; count: string; last: Date | null }> = await this.em.execute(
-        `select workflow_id, count(*) as count, max(started_at) as last from executions
-         where workflow_id in (${workflows.map(() => '?').join(', ')}) group by workflow_id`,
-        workflows.map((w) => w.id),
-      );
-      for (const r of rows) stats.set(r.workflow_id, { executionCount: Number(r.count), lastTriggeredAt: r.last ? new Date(r.last) : null });
-    }
-    return workflows.map((workflow) => ({ workflow, stats: stats.get(workflow.id) ?? { executionCount: 0, lastTriggeredAt: null } }));
+    return this.em.find(Workflow, where, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
   /**
@@ -86,8 +64,7 @@ export class WorkflowService {
   async update(workspaceId: string, workflowId: string, input: UpdateWorkflowInput): Promise<Workflow> {
     let wasScheduled = false;
     const workflow = await this.em.transactional(async (em) => {
-      const workflow = await em.findOne(Workflow, { id: workflowId, workspace: workspaceId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!workflow) throw notFound('Workflow');
+      const workflow = await findOr404(em, Workflow, workflowId, { workspace: workspaceId, deletedAt: null }, 'Workflow', { lockMode: LockMode.PESSIMISTIC_WRITE });
       wasScheduled = workflow.triggerType === 'scheduled';
       const triggerType = input.triggerType ?? workflow.triggerType;
       let graph: WorkflowGraph = workflow.graph;
@@ -135,19 +112,8 @@ export class WorkflowService {
     workflow.isActive = false;
     await this.em.flush();
     await this.syncSchedule(workflow, workflow.triggerType === 'scheduled');
-    await this.executions.cancelAll(workflow.id);
+    await this.runs.cancelAll(workflow.id);
     return workflow;
-  }
-
-  /** A manual run (a test run when the workflow is inactive), on a ticket of the workspace or none. */
-  async trigger(workflow: Workflow, input: { ticketId?: string; data?: Record<string, unknown> }): Promise<Execution> {
-    const ticket = input.ticketId !== undefined ? await this.tickets.get(workflow.workspace, input.ticketId) : null;
-    return this.executions.createAndStart({
-      workflow,
-      triggeredBy: 'manual',
-      ticketId: ticket?.id ?? null,
-      context: { ...(ticket ? { ticket: ticketContext(ticket) } : {}), data: input.data ?? {} },
-    });
   }
 }
 

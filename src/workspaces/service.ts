@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, Member, type MemberRole, Workspace } from './entity.ts';
-import { generateKey, parseKey, secretMatches } from './keys.ts';
-import { AI_ASSIGNEE } from '../tickets/values.ts';
-import { isUuid, newId } from '../ids.ts';
+import { generateKey } from './keys.ts';
+import { isUuid } from '../ids.ts';
 
 /** Workspaces, their API keys and their members. Used by the HTTP auth layer and the admin CLI. */
 export class WorkspaceService {
@@ -13,7 +12,7 @@ export class WorkspaceService {
   }
 
   async createWorkspace(name: string): Promise<Workspace> {
-    const workspace = this.em.create(Workspace, { id: newId(), name, reopenOnCustomerReply: true, createdAt: new Date() });
+    const workspace = this.em.create(Workspace, { name });
     await this.em.flush();
     return workspace;
   }
@@ -25,15 +24,7 @@ export class WorkspaceService {
   /** Issues a key; the plain key is returned once and never stored. */
   async createKey(workspaceId: string, name?: string): Promise<{ id: string; key: string }> {
     const generated = generateKey();
-    const apiKey = this.em.create(ApiKey, {
-      id: newId(),
-      workspace: workspaceId,
-      name: name ?? null,
-      lookup: generated.lookup,
-      secretHash: generated.secretHash,
-      createdAt: new Date(),
-      revokedAt: null,
-    });
+    const apiKey = this.em.create(ApiKey, { workspace: workspaceId, name: name ?? null, lookup: generated.lookup, secretHash: generated.secretHash });
     await this.em.flush();
     return { id: apiKey.id, key: generated.key };
   }
@@ -48,15 +39,6 @@ export class WorkspaceService {
     return true;
   }
 
-  /** The workspace id bound to a presented key, or null for a malformed, unknown or revoked key. */
-  async authenticate(presented: string): Promise<string | null> {
-    const parsed = parseKey(presented);
-    if (!parsed) return null;
-    const apiKey = await this.em.findOne(ApiKey, { lookup: parsed.lookup }, { fields: ['workspace', 'secretHash', 'revokedAt'] });
-    if (!apiKey || apiKey.revokedAt || !secretMatches(parsed.secret, apiKey.secretHash)) return null;
-    return apiKey.workspace;
-  }
-
   async addMember(workspaceId: string, userId: string, role: MemberRole): Promise<Member> {
     const existing = await this.em.findOne(Member, { workspace: workspaceId, userId });
     if (existing) {
@@ -64,7 +46,7 @@ export class WorkspaceService {
       await this.em.flush();
       return existing;
     }
-    const member = this.em.create(Member, { workspace: workspaceId, userId, role, createdAt: new Date() });
+    const member = this.em.create(Member, { workspace: workspaceId, userId, role });
     await this.em.flush();
     return member;
   }
@@ -73,12 +55,5 @@ export class WorkspaceService {
   async removeMember(workspaceId: string, userId: string): Promise<boolean> {
     const removed = await this.em.nativeDelete(Member, { workspace: workspaceId, userId });
     return removed > 0;
-  }
-
-  /** True when `assignee` may own tickets of the workspace: the AI sentinel or a current member/admin. */
-  async isAssignable(workspaceId: string, assignee: string): Promise<boolean> {
-    if (assignee === AI_ASSIGNEE) return true;
-    const count = await this.em.count(Member, { workspace: workspaceId, userId: assignee });
-    return count > 0;
   }
 }

@@ -20,7 +20,7 @@ const MAX_REDIRECTS = 5;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * One attempt of an http_request action (CONTRACT §8). 2xx/3xx-final answers are the step's
+ * One attempt of an http_request action (docs/contract.md §8). 2xx/3xx-final answers are the step's
  * result; a 4xx fails the action at once; a network error or 5xx is thrown as retryable so
  * the activity's retry policy tries again with backoff, sending the same Idempotency-Key.
  * Every address, including each redirect's, is checked after DNS resolution and the

@@ -1,17 +1,19 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
+import type { Actor } from '../../src/actor.ts';
 import { AppError } from '../../src/errors.ts';
-import type { Actor } from '../../src/events/outbox.ts';
-import type { ActionData } from '../../src/graph/index.ts';
-import type { Logger } from '../../src/logger.ts';
+import { RunBookkeeping, type StepRecord } from '../../src/executions/bookkeeping.ts';
+import type { WorkflowEngine } from '../../src/executions/engine.ts';
 import type { StepStatus } from '../../src/executions/entity.ts';
-import { ticketContext } from '../../src/tickets/presenter.ts';
-import type { TicketChange } from '../../src/tickets/service.ts';
-import { assigneeId } from '../../src/tickets/schema.ts';
+import { OutboxEvent } from '../../src/events/entity.ts';
+import { codePointLength, type ActionData } from '../../src/graph/index.ts';
+import type { Logger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
-import { performHttpRequest, type HttpRequestOptions } from './http-request.ts';
-import type { WorkflowEngine } from '../../src/executions/run-input.ts';
-import { runTickBatch, unfinishedEarlierTickRuns } from '../../src/workflows/ticks.ts';
+import { ticketContext } from '../../src/tickets/context.ts';
+import { assigneeId } from '../../src/tickets/schema.ts';
+import type { TicketChange } from '../../src/tickets/service.ts';
+import { runTickBatch, unfinishedEarlierTickRuns } from '../../src/triggers/ticks.ts';
+import { performHttpRequest, type HttpRequestOptions, type HttpResult } from './http-request.ts';
 
 export type ActivityDeps = {
   orm: MikroORM;
@@ -21,8 +23,10 @@ export type ActivityDeps = {
   engine?: WorkflowEngine;
 };
 
+/** A step as the workflow passes it (dates arrive as ISO strings once serialized). */
 export type StepInput = {
   nodeId: string;
+  seq?: number;
   status: StepStatus;
   result?: unknown;
   startedAt: Date | string;
@@ -39,29 +43,63 @@ export type ActionInput = {
   nodeId: string;
   action: ActionData;
   startedAt: string;
+  /** The node's position in the run's walk. */
+  seq?: number;
+  /** Steps the run walked since its last write, recorded with this action's effect. */
+  steps?: StepInput[];
 };
 
-export type ActionOutcome = { result?: unknown; ticket?: Record<string, unknown> };
+export type ActionOutcome = { result?: unknown; ticket?: Record<string, unknown>; completedAt?: string };
 
 /** Sender of replies that workflows send. */
 export const AUTOMATION_SENDER = { email: 'automation@deskflow.invalid', name: 'Deskflow automation' };
 
+const toRecord = (step: StepInput): StepRecord => ({
+  ...step,
+  startedAt: new Date(step.startedAt),
+  completedAt: step.completedAt === null ? null : new Date(step.completedAt),
+});
+
 /**
- * The activities of runGraph. Each opens its own unit of work; an action's effect and its
- * step record commit in one transaction, and a retried action whose step already completed
- * returns the recorded outcome instead of acting twice.
+ * The activities of the run workflows. Each opens its own unit of work. An action's effect and
+ * its step record commit in one transaction, and a retried action whose step already
+ * completed returns the recorded outcome instead of acting twice. A broken rule (an AppError
+ * of status 4xx: the ticket is gone, a value is invalid) fails at once; anything else (the
+ * database away, a connection reset) is thrown as it is, for the workflow's retry policy to
+ * wait out.
  */
 export function createActivities(deps: ActivityDeps) {
   const services = () => createServices(deps.orm.em.fork(), { logger: deps.logger, engine: deps.engine });
-  const date = (d: Date | string | null) => (d === null ? null : new Date(d));
+  const bookkeeping = () => new RunBookkeeping(deps.orm.em.fork());
 
   return {
-    async beginExecution(executionId: string) {
-      return services().executions.markRunning(executionId);
+    /** pending → running, with the steps walked so far; the status afterwards. */
+    async beginRun(input: { executionId: string; steps: StepInput[] }) {
+      return bookkeeping().begin(input.executionId, input.steps.map(toRecord));
     },
 
-    async recordStep(executionId: string, step: StepInput): Promise<void> {
-      await services().executions.recordStep(executionId, { ...step, startedAt: new Date(step.startedAt), completedAt: date(step.completedAt) });
+    async recordSteps(input: { executionId: string; steps: StepInput[] }): Promise<void> {
+      await bookkeeping().recordSteps(input.executionId, input.steps.map(toRecord));
+    },
+
+    async finishRun(input: { executionId: string; status: 'completed' | 'failed' | 'cancelled'; error: string | null; steps: StepInput[] }): Promise<void> {
+      await bookkeeping().finish(input.executionId, input.status, input.error, input.steps.map(toRecord));
+    },
+
+    /** Whether the ticket's customer replied (an emitted TICKET_MESSAGE_ADDED) between the two instants, inclusive. */
+    async customerRepliedBetween(input: { ticketId: string; from: string; to: string }): Promise<boolean> {
+      const count = await deps.orm.em.fork().count(OutboxEvent, {
+        ticketId: input.ticketId,
+        type: 'message_received',
+        createdAt: { $gte: new Date(input.from), $lte: new Date(input.to) },
+      });
+      return count > 0;
+    },
+
+    /** One attempt of an outbound request; the workflow records its step. */
+    async httpRequest(input: ActionInput): Promise<HttpResult> {
+      if (input.action.actionType !== 'http_request') throw ApplicationFailure.nonRetryable(`${input.action.actionType} is not an outbound request.`);
+      return performHttpRequest(input.action, `${input.executionId}:${input.nodeId}`, deps.http);
     },
 
     /** How many executions of earlier ticks of the workflow are still unfinished. */
@@ -72,45 +110,47 @@ export function createActivities(deps: ActivityDeps) {
     /** One batch of a scheduled tick: creates and starts the executions of up to 200 matching tickets. */
     async runTickBatch(input: { workflowId: string; tickId: string; cursor: string | null }) {
       const s = services();
-      return runTickBatch(s.em, s.executions, { ...input, now: new Date() });
+      return runTickBatch(s.em, s.dispatcher, { ...input, now: new Date() });
     },
 
-    async finishExecution(executionId: string, status: 'completed' | 'failed' | 'cancelled', error: string | null): Promise<void> {
-      await services().executions.finish(executionId, status, error);
-    },
-
+    /** A ticket action (and, for runGraph, an outbound request), with its step and the steps walked before it. */
     async runAction(input: ActionInput): Promise<ActionOutcome> {
       const s = services();
-      const done = await s.executions.findStep(input.executionId, input.nodeId);
+      const steps = new RunBookkeeping(s.em);
+      const done = await steps.findStep(input.executionId, input.nodeId);
       if (done?.status === 'completed') {
-        return { result: done.result ?? undefined, ticket: input.ticketId ? ticketContext(await s.tickets.get(input.workspaceId, input.ticketId)) : undefined };
+        const ticket = input.ticketId ? ticketContext(await s.tickets.get(input.workspaceId, input.ticketId)) : undefined;
+        return { result: done.result ?? undefined, ticket, completedAt: done.completedAt?.toISOString() };
       }
+      const walked = (input.steps ?? []).map(toRecord);
       const actor: Actor = { type: 'workflow', workflowId: input.workflowId, executionId: input.executionId, chain: input.chain };
       const action = input.action;
       try {
         if (action.actionType === 'http_request') {
           const result = await performHttpRequest(action, `${input.executionId}:${input.nodeId}`, deps.http);
-          await s.executions.recordStep(input.executionId, completedStep(input, result));
-          return { result };
+          const step = completedStep(input, result);
+          await steps.recordSteps(input.executionId, [...walked, step]);
+          return { result, completedAt: step.completedAt!.toISOString() };
         }
         const ticketId = input.ticketId;
         if (!ticketId) throw new AppError(400, 'no_ticket', `${action.actionType} needs a ticket, and this execution has none.`);
         return await s.em.transactional(async (em) => {
           const tx = createServices(em, { logger: deps.logger });
           if (action.actionType === 'send_reply') {
-            await tx.tickets.get(input.workspaceId, ticketId);
-            const { message } = await tx.messages.add(
+            const { message, ticket } = await tx.messages.add(
               input.workspaceId,
               ticketId,
               { direction: 'outbound', body: action.body, bodyHtml: action.bodyHtml ?? null, senderEmail: AUTOMATION_SENDER.email, senderName: AUTOMATION_SENDER.name, idempotencyKey: `${input.executionId}:${input.nodeId}` },
               actor,
             );
-            await tx.executions.recordStep(input.executionId, completedStep(input, { messageId: message.id }), em);
-            return { result: { messageId: message.id }, ticket: ticketContext(await tx.tickets.get(input.workspaceId, ticketId)) };
+            const step = completedStep(input, { messageId: message.id });
+            await steps.recordSteps(input.executionId, [...walked, step], em);
+            return { result: step.result, ticket: ticketContext(ticket), completedAt: step.completedAt!.toISOString() };
           }
           const ticket = await tx.tickets.update(input.workspaceId, ticketId, ticketChange(action), actor);
-          await tx.executions.recordStep(input.executionId, completedStep(input, undefined), em);
-          return { ticket: ticketContext(ticket) };
+          const step = completedStep(input, undefined);
+          await steps.recordSteps(input.executionId, [...walked, step], em);
+          return { ticket: ticketContext(ticket), completedAt: step.completedAt!.toISOString() };
         });
       } catch (err) {
         // A broken rule will break again on retry: fail the action at once with its reason.
@@ -118,13 +158,24 @@ export function createActivities(deps: ActivityDeps) {
         throw err;
       }
     },
+
+    // runGraph (the first version of the run workflow) records its steps one by one.
+    async beginExecution(executionId: string) {
+      return bookkeeping().begin(executionId);
+    },
+    async recordStep(executionId: string, step: StepInput): Promise<void> {
+      await bookkeeping().recordSteps(executionId, [toRecord(step)]);
+    },
+    async finishExecution(executionId: string, status: 'completed' | 'failed' | 'cancelled', error: string | null): Promise<void> {
+      await bookkeeping().finish(executionId, status, error);
+    },
   };
 }
 
 export type Activities = ReturnType<typeof createActivities>;
 
-function completedStep(input: ActionInput, result: unknown) {
-  return { nodeId: input.nodeId, status: 'completed' as const, result, startedAt: new Date(input.startedAt), completedAt: new Date() };
+function completedStep(input: ActionInput, result: unknown): StepRecord {
+  return { nodeId: input.nodeId, seq: input.seq, status: 'completed', result, startedAt: new Date(input.startedAt), completedAt: new Date() };
 }
 
 function ticketChange(action: ActionData): TicketChange {
@@ -151,6 +202,6 @@ function ticketChange(action: ActionData): TicketChange {
 
 function checkedTag(tag: string): string {
   const trimmed = tag.trim();
-  if (trimmed === '' || [...trimmed].length > 100) throw new AppError(400, 'invalid_tag', `"${tag}" is not a valid tag (1-100 characters, not blank).`);
+  if (trimmed === '' || codePointLength(trimmed, 100) > 100) throw new AppError(400, 'invalid_tag', `"${tag}" is not a valid tag (1-100 characters, not blank).`);
   return trimmed;
 }

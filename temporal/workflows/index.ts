@@ -1,4 +1,5 @@
 // The workflows the worker registers. Bundled for the Temporal sandbox: no Node built-ins,
-// no I/O, relative imports only (see test/engine/bundle.test.ts).
+// no I/O, relative imports only (see test/unit/architecture.test.ts).
+export { runAutomation } from './run-automation.ts';
 export { runGraph } from './run-graph.ts';
 export { scheduledTick } from './scheduled-tick.ts';

@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   condition,
@@ -10,19 +9,11 @@ import {
   setHandler,
   sleep,
 } from '@temporalio/workflow';
-import {
-  evaluateCondition,
-  GraphWalker,
-  nodeById,
-  renderTemplate,
-  renderTemplateDeep,
-  type ActionData,
-  type GraphNode,
-  type RunContext,
-} from '../../src/graph/index.ts';
+import { evaluateCondition, GraphWalker, nodeById, renderAction, type ActionData, type GraphNode, type RunContext } from '../../src/graph/index.ts';
 import type { RunGraphInput } from '../../src/executions/run-input.ts';
 import type { Activities, ActionOutcome } from '../activities/index.ts';
 import { customerReplied } from './signals.ts';
+import { failureMessage, walk } from './walk.ts';
 
 const bookkeeping = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
@@ -39,7 +30,12 @@ function actionActivity(node: GraphNode, actionType: string) {
 }
 
 /**
- * Runs one execution of a workflow graph (CONTRACT §5): starts at the trigger, follows edges,
+ * The first version of the run workflow, kept unchanged for runs started before runAutomation
+ * replaced it (a run waiting for days replays on this code when it resumes; see
+ * test/engine/replay.test.ts). New runs use runAutomation. It may go once no run of type
+ * `runGraph` is open: `temporal workflow count --query 'WorkflowType="runGraph" AND ExecutionStatus="Running"'`.
+ *
+ * Runs one execution of a workflow graph (docs/contract.md §5): starts at the trigger, follows edges,
  * runs fan-out branches in parallel and each join once, records every node's step, and ends
  * the execution completed, failed (naming the node) or cancelled.
  */
@@ -60,7 +56,8 @@ export async function runGraph(input: RunGraphInput): Promise<void> {
       return undefined;
     }
     if (node.type === 'condition') {
-      const result = evaluateCondition(node.data, context);
+      // This code only replays runs begun before RE2: their history holds RegExp's answers.
+      const result = evaluateCondition(node.data, context, { regExpPatterns: true });
       await bookkeeping.recordStep(input.executionId, { nodeId: node.id, status: 'passed', result, startedAt, completedAt: startedAt });
       return result;
     }
@@ -122,65 +119,4 @@ export async function runGraph(input: RunGraphInput): Promise<void> {
     // Fail the run too, so the Web UI shows it failed with the same readable message.
     throw ApplicationFailure.nonRetryable(message, 'ExecutionFailed');
   }
-}
-
-/** Runs ready nodes as they become ready, in parallel; the first failure stops the walk. */
-function walk(walker: GraphWalker, run: (id: string) => Promise<boolean | undefined>): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let active = 0;
-    let failed = false;
-    const launch = (ids: string[]) => {
-      for (const id of ids) {
-        active += 1;
-        run(id).then(
-          (outcome) => {
-            active -= 1;
-            if (failed) return;
-            launch(walker.complete(id, outcome));
-            if (active === 0) resolve();
-          },
-          (err) => {
-            active -= 1;
-            if (!failed) {
-              failed = true;
-              reject(err);
-            }
-          },
-        );
-      }
-    };
-    launch(walker.start());
-    if (active === 0) resolve();
-  });
-}
-
-/** Fills `{{path}}` placeholders of an action's text parameters from the run's context. */
-function renderAction(action: ActionData, context: RunContext): ActionData {
-  switch (action.actionType) {
-    case 'assign_ticket':
-      return { ...action, assignTo: renderTemplate(action.assignTo, context) };
-    case 'add_tag':
-    case 'remove_tag':
-      return { ...action, tag: renderTemplate(action.tag, context) };
-    case 'send_reply':
-      return {
-        ...action,
-        body: renderTemplate(action.body, context),
-        ...(action.bodyHtml !== undefined ? { bodyHtml: renderTemplate(action.bodyHtml, context, { as: 'html' }) } : {}),
-      };
-    case 'http_request':
-      return {
-        ...action,
-        url: renderTemplate(action.url, context),
-        ...(action.headers ? { headers: renderTemplateDeep(action.headers, context) as Record<string, string> } : {}),
-        ...(action.body !== undefined ? { body: renderTemplateDeep(action.body, context) as typeof action.body } : {}),
-      };
-    default:
-      return action;
-  }
-}
-
-function failureMessage(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause) return err.cause.message;
-  return err instanceof Error ? err.message : String(err);
 }

@@ -12,7 +12,7 @@ export type ScheduledTickInput = { workflowId: string; cursor?: string | null };
 
 /**
  * One tick of a scheduled workflow, started by its Temporal Schedule. A tick is running while
- * the executions it started run, so (CONTRACT §8) it is skipped when executions of an earlier
+ * the executions it started run, so (docs/contract.md §8) it is skipped when executions of an earlier
  * tick are unfinished; the schedule's overlap policy (skip) covers a tick still starting its
  * batches. Walks the matching tickets in batches with no fixed cap.
  */

@@ -1,4 +1,9 @@
 import { defineSignal } from '@temporalio/workflow';
 
-/** Sent to a ticket's running executions when its customer replies (an emitted TICKET_MESSAGE_ADDED). */
-export const customerReplied = defineSignal<[{ messageId: string }]>('customerReplied');
+/**
+ * Sent to a ticket's open executions when its customer replies (an emitted
+ * TICKET_MESSAGE_ADDED): the message and when it was written (ISO 8601), so that a run counts
+ * only replies written while it waited, however late the signal arrives. Runs started before
+ * `at` was sent count every signal.
+ */
+export const customerReplied = defineSignal<[{ messageId: string; at?: string }]>('customerReplied');

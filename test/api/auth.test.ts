@@ -64,6 +64,7 @@ describe('authentication', () => {
     const spare = await workspaces.createKey(ws.workspaceId, 'spare');
     expect((await client(app.baseUrl, doomed.key).get('/api/v1/tickets')).status).toBe(200);
     expect(await workspaces.revokeKey(doomed.id)).toBe(true);
+    await app.keysCaughtUp();
     await expectUnauthorizedEverywhere({ authorization: `Bearer ${doomed.key}` });
     expect((await client(app.baseUrl, spare.key).get(`/api/v1/tickets/${ticketId}`)).status).toBe(200);
   });

@@ -25,6 +25,22 @@ describe('operational endpoints', () => {
     }
   });
 
+  it('answer /readyz with 503 from the moment shutdown begins, while the API still answers', async () => {
+    let stopping = false;
+    const draining = await startTestApp({ stopping: () => stopping });
+    try {
+      const api = client(draining.baseUrl);
+      expect((await api.get('/readyz')).status).toBe(200);
+      stopping = true;
+      const res = await api.get('/readyz');
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatchObject({ code: 'unavailable', message: 'Not ready: shutting down.' });
+      expect(await api.get('/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    } finally {
+      await draining.close();
+    }
+  });
+
   it('serve Prometheus metrics of the outbox and executions to the bearer of METRICS_TOKEN only', async () => {
     const metered = await startTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
     try {

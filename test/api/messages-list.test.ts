@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ACTOR } from '../../src/events/outbox.ts';
+import { API_ACTOR } from '../../src/actor.ts';
 import { createServices } from '../../src/services.ts';
 import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectValidation, keysOf, MESSAGE_FIELDS } from '../helpers/expect.ts';

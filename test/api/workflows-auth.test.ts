@@ -1,10 +1,10 @@
-// Authentication on every endpoint of the workflows interface (CONTRACT §1: 401 unauthorized
+// Authentication on every endpoint of the workflows interface (docs/contract.md §1: 401 unauthorized
 // with WWW-Authenticate: Bearer for a missing, malformed, unknown or revoked key).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { client, createWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson } from '../helpers/expect.ts';
-import { createWorkflow, getWorkflow, listExecutions, listWorkflows, simpleGraph, triggerWorkflow } from '../helpers/workflows.ts';
+import { createWorkflow, getWorkflow, listExecutions, listWorkflows, runnable, triggerWorkflow } from '../helpers/workflows.ts';
 
 let app: TestApp;
 let ws: TestWorkspace;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   app = await startTestApp();
   ws = await createWorkspace(app.orm);
   const api = client(app.baseUrl, ws.key);
-  workflowId = (await createWorkflow(api, { workflowJson: simpleGraph() })).id;
+  workflowId = (await createWorkflow(api, runnable())).id;
   executionId = (await triggerWorkflow(api, workflowId)).id;
 });
 afterAll(() => app.close());
@@ -74,6 +74,7 @@ describe('authentication of the workflows interface', () => {
     const spare = await workspaces.createKey(ws.workspaceId, 'spare');
     expect((await client(app.baseUrl, doomed.key).get('/api/workflows')).status).toBe(200);
     expect(await workspaces.revokeKey(doomed.id)).toBe(true);
+    await app.keysCaughtUp();
     await expectUnauthorizedEverywhere({ authorization: `Bearer ${doomed.key}` });
     expect((await client(app.baseUrl, spare.key).get(`/api/workflows/${workflowId}`)).status).toBe(200);
   });

@@ -1,5 +1,6 @@
 // POST /api/workflows/:id/trigger, GET /api/workflows/:id/executions and the cancel endpoint,
-// without a workflow engine: executions created here stay `pending` until cancelled.
+// without a workflow engine: executions whose path reaches an action stay `pending` here until
+// cancelled (one that reaches none is complete at once: it needs no engine).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
 import { createTicket, expectError, expectErrorShape, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
@@ -11,6 +12,7 @@ import {
   listExecutions,
   listWorkflows,
   patchWorkflow,
+  runnable,
   simpleGraph,
   triggerWorkflow,
   UNKNOWN_ID,
@@ -35,7 +37,7 @@ const cancel = (workflowId: string, executionId: string) => api.post(`/api/workf
 
 describe('POST /api/workflows/:id/trigger', () => {
   it('answers 202 { execution } with exactly the ten execution fields', async () => {
-    const workflow = await createWorkflow(api, { workflowJson: simpleGraph() });
+    const workflow = await createWorkflow(api, runnable());
     const res = await trigger(workflow.id, {});
     expectStatus(res, 202);
     expectJson(res);
@@ -57,31 +59,31 @@ describe('POST /api/workflows/:id/trigger', () => {
   });
 
   it('stays pending without an engine, with no steps yet', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     const execution = await triggerWorkflow(api, workflow.id);
     expect(execution).toMatchObject({ status: 'pending', steps: [] });
   });
 
   it('runs an inactive workflow (a test run) and leaves it inactive', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     expect(workflow.isActive).toBe(false);
     await triggerWorkflow(api, workflow.id);
     expect((await getWorkflow(api, workflow.id)).isActive).toBe(false);
   });
 
   it('runs an active workflow too', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     await patchWorkflow(api, workflow.id, { isActive: true });
     expect((await triggerWorkflow(api, workflow.id)).triggeredBy).toBe('manual');
   });
 
   it.each(['ticket_created', 'scheduled', 'webhook', 'manual'])('is triggeredBy manual whatever the trigger type (%s)', async (triggerType) => {
-    const workflow = await createWorkflow(api, { triggerType });
+    const workflow = await createWorkflow(api, runnable(triggerType));
     expect((await triggerWorkflow(api, workflow.id)).triggeredBy).toBe('manual');
   });
 
   it('accepts a request without a body, with or without a JSON content type (the body is optional)', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     const res = await trigger(workflow.id);
     expectStatus(res, 202);
     expect(res.body.execution.ticketId).toBeNull();
@@ -89,21 +91,21 @@ describe('POST /api/workflows/:id/trigger', () => {
   });
 
   it('records the current version of the workflow', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     await patchWorkflow(api, workflow.id, { workflowJson: simpleGraph() });
     await patchWorkflow(api, workflow.id, { triggerType: 'manual' });
     expect((await triggerWorkflow(api, workflow.id)).workflowVersion).toBe(3);
   });
 
   it("runs on a ticket of the key's workspace and records its id", async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     const execution = await triggerWorkflow(api, workflow.id, { ticketId });
     expect(execution.ticketId).toBe(ticketId);
     expect((await listExecutions(api, workflow.id))[0].ticketId).toBe(ticketId);
   });
 
   it('takes data as an object, with a ticket or without', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     expectStatus(await trigger(workflow.id, { data: { orderId: 42, nested: { list: [1, 'two', null] } } }), 202);
     expectStatus(await trigger(workflow.id, { ticketId, data: {} }), 202);
   });
@@ -114,13 +116,13 @@ describe('POST /api/workflows/:id/trigger', () => {
     ['a malformed ticket id', () => 'not-a-ticket'],
     ['an empty ticket id', () => ''],
   ])('answers 404 to %s and starts nothing', async (_what, id) => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     expectError(await trigger(workflow.id, { ticketId: id() }), 404, 'not_found');
     expect(await listExecutions(api, workflow.id)).toEqual([]);
   });
 
   it.each([42, null, true, ['a'], { id: 'x' }])('refuses a ticketId of %j with 400', async (value) => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     expectValidation(await trigger(workflow.id, { ticketId: value }), 'ticketId');
     expect(await listExecutions(api, workflow.id)).toEqual([]);
   });
@@ -132,7 +134,7 @@ describe('POST /api/workflows/:id/trigger', () => {
     ['a number', 7],
     ['a boolean', true],
   ])('refuses data that is %s with 400 naming data, starting nothing', async (_what, data) => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     expectValidation(await trigger(workflow.id, { data }), 'data');
     expect(await listExecutions(api, workflow.id)).toEqual([]);
   });
@@ -144,13 +146,13 @@ describe('POST /api/workflows/:id/trigger', () => {
     ['ticket', { id: 'x' }],
     ['payload', {}],
   ])('refuses the unknown field %s with 400 naming it', async (field, value) => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     expectValidation(await trigger(workflow.id, { [field]: value }), field);
     expect(await listExecutions(api, workflow.id)).toEqual([]);
   });
 
   it('refuses a body over 1 MiB with 413, starting nothing', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     const json = JSON.stringify({ data: { note: 'big' } });
     const body = `${json.slice(0, -1)}${' '.repeat(1024 * 1024 + 1 - Buffer.byteLength(json))}}`;
     expectError(await trigger(workflow.id, body), 413, 'payload_too_large');
@@ -158,7 +160,7 @@ describe('POST /api/workflows/:id/trigger', () => {
   });
 
   it('refuses a body that is not a JSON object with 400 invalid_json, and text with 415', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     expectError(await trigger(workflow.id, '[]'), 400, 'invalid_json');
     expectError(await trigger(workflow.id, '{"data":'), 400, 'invalid_json');
     expectError(await api.post(`/api/workflows/${workflow.id}/trigger`, '{}', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
@@ -176,7 +178,7 @@ describe('POST /api/workflows/:id/trigger', () => {
   });
 
   it("answers 404 to another workspace's workflow and starts nothing there", async () => {
-    const theirs = await createWorkflow(other);
+    const theirs = await createWorkflow(other, runnable());
     expectError(await trigger(theirs.id, {}), 404, 'not_found');
     expectError(await trigger(theirs.id, { ticketId: otherTicketId }), 404, 'not_found');
     expect(await listExecutions(other, theirs.id)).toEqual([]);
@@ -185,7 +187,7 @@ describe('POST /api/workflows/:id/trigger', () => {
 
 describe('GET /api/workflows/:id/executions', () => {
   it('answers { executions: [] } before any run', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     const res = await api.get(`/api/workflows/${workflow.id}/executions`);
     expectStatus(res, 200);
     expectJson(res);
@@ -193,8 +195,8 @@ describe('GET /api/workflows/:id/executions', () => {
   });
 
   it('lists the executions of this workflow only, newest first, each exactly as the trigger answered it', async () => {
-    const workflow = await createWorkflow(api);
-    const neighbour = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
+    const neighbour = await createWorkflow(api, runnable());
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(await triggerWorkflow(api, workflow.id, i === 1 ? { ticketId } : {}));
     await triggerWorkflow(api, neighbour.id);
@@ -206,7 +208,7 @@ describe('GET /api/workflows/:id/executions', () => {
   });
 
   it("answers 404 for another workspace's workflow", async () => {
-    const theirs = await createWorkflow(other);
+    const theirs = await createWorkflow(other, runnable());
     await triggerWorkflow(other, theirs.id);
     expectError(await api.get(`/api/workflows/${theirs.id}/executions`), 404, 'not_found');
   });
@@ -223,7 +225,7 @@ describe('GET /api/workflows/:id/executions', () => {
     let workflowId: string;
     let newestFirst: string[];
     beforeAll(async () => {
-      workflowId = (await createWorkflow(api)).id;
+      workflowId = (await createWorkflow(api, runnable())).id;
       const ids: string[] = [];
       for (let i = 0; i < 55; i++) ids.push((await triggerWorkflow(api, workflowId)).id);
       newestFirst = ids.reverse();
@@ -251,7 +253,7 @@ describe('GET /api/workflows/:id/executions', () => {
     let cancelledId: string;
     let pendingIds: string[];
     beforeAll(async () => {
-      workflowId = (await createWorkflow(api)).id;
+      workflowId = (await createWorkflow(api, runnable())).id;
       const a = await triggerWorkflow(api, workflowId);
       const b = await triggerWorkflow(api, workflowId);
       const c = await triggerWorkflow(api, workflowId);
@@ -298,7 +300,7 @@ describe('GET /api/workflows/:id/executions', () => {
     }
 
     it('pages back through executions one window at a time: each exactly once, in order', async () => {
-      const workflow = await createWorkflow(api);
+      const workflow = await createWorkflow(api, runnable());
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push((await triggerWorkflow(api, workflow.id)).id);
       const pages = await pageThrough(workflow.id, 2);
@@ -310,7 +312,7 @@ describe('GET /api/workflows/:id/executions', () => {
     });
 
     it('pages through 7 executions created at once without duplicates or gaps, even when they share a start time', async () => {
-      const workflow = await createWorkflow(api);
+      const workflow = await createWorkflow(api, runnable());
       const created = await Promise.all(Array.from({ length: 7 }, () => triggerWorkflow(api, workflow.id)));
       const all = (await listExecutions(api, workflow.id)).map((e) => e.id);
       expect(all.sort()).toEqual(created.map((e) => e.id).sort());
@@ -338,13 +340,13 @@ describe('GET /api/workflows/:id/executions', () => {
     });
 
     it('answers an empty page after the oldest execution', async () => {
-      const workflow = await createWorkflow(api);
+      const workflow = await createWorkflow(api, runnable());
       const only = await triggerWorkflow(api, workflow.id);
       expect(await listExecutions(api, workflow.id, `?before=${only.id}`)).toEqual([]);
     });
 
     it('combines with status', async () => {
-      const workflow = await createWorkflow(api);
+      const workflow = await createWorkflow(api, runnable());
       const a = await triggerWorkflow(api, workflow.id);
       const b = await triggerWorkflow(api, workflow.id);
       const c = await triggerWorkflow(api, workflow.id);
@@ -353,22 +355,22 @@ describe('GET /api/workflows/:id/executions', () => {
     });
 
     it("refuses another workflow's execution id with 400 naming before", async () => {
-      const workflow = await createWorkflow(api);
+      const workflow = await createWorkflow(api, runnable());
       await triggerWorkflow(api, workflow.id);
-      const neighbour = await createWorkflow(api);
+      const neighbour = await createWorkflow(api, runnable());
       const foreign = await triggerWorkflow(api, neighbour.id);
       expectValidation(await api.get(`/api/workflows/${workflow.id}/executions?before=${foreign.id}`), 'before');
     });
 
     it("refuses another workspace's execution id with 400", async () => {
-      const workflow = await createWorkflow(api);
-      const theirs = await createWorkflow(other);
+      const workflow = await createWorkflow(api, runnable());
+      const theirs = await createWorkflow(other, runnable());
       const foreign = await triggerWorkflow(other, theirs.id);
       expectValidation(await api.get(`/api/workflows/${workflow.id}/executions?before=${foreign.id}`), 'before');
     });
 
     it.each(['nope', UNKNOWN_ID, '', '2025-01-01T00:00:00Z'])('refuses before=%j with 400 naming before', async (before) => {
-      const workflow = await createWorkflow(api);
+      const workflow = await createWorkflow(api, runnable());
       await triggerWorkflow(api, workflow.id);
       expectValidation(await api.get(`/api/workflows/${workflow.id}/executions?before=${encodeURIComponent(before)}`), 'before');
     });
@@ -377,7 +379,7 @@ describe('GET /api/workflows/:id/executions', () => {
 
 describe('POST /api/workflows/:id/executions/:executionId/cancel', () => {
   it('cancels a pending execution: 202 { execution } with status cancelled and completedAt set', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     const execution = await triggerWorkflow(api, workflow.id, { ticketId });
     const res = await cancel(workflow.id, execution.id);
     expectStatus(res, 202);
@@ -399,7 +401,7 @@ describe('POST /api/workflows/:id/executions/:executionId/cancel', () => {
   });
 
   it('answers 409 to a second cancel, leaving the execution as it was', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     const execution = await triggerWorkflow(api, workflow.id);
     const first = await cancel(workflow.id, execution.id);
     expectStatus(first, 202);
@@ -410,7 +412,7 @@ describe('POST /api/workflows/:id/executions/:executionId/cancel', () => {
   });
 
   it('cancels only the execution named', async () => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     const a = await triggerWorkflow(api, workflow.id);
     const b = await triggerWorkflow(api, workflow.id);
     expectStatus(await cancel(workflow.id, a.id), 202);
@@ -425,20 +427,20 @@ describe('POST /api/workflows/:id/executions/:executionId/cancel', () => {
     ['an unknown execution', () => UNKNOWN_ID],
     ['a malformed execution id', () => 'nope'],
   ])('answers 404 to %s', async (_what, id) => {
-    const workflow = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
     expectError(await cancel(workflow.id, id()), 404, 'not_found');
   });
 
   it("answers 404 to an execution of another workflow, and leaves it pending", async () => {
-    const workflow = await createWorkflow(api);
-    const neighbour = await createWorkflow(api);
+    const workflow = await createWorkflow(api, runnable());
+    const neighbour = await createWorkflow(api, runnable());
     const foreign = await triggerWorkflow(api, neighbour.id);
     expectError(await cancel(workflow.id, foreign.id), 404, 'not_found');
     expect((await listExecutions(api, neighbour.id))[0].status).toBe('pending');
   });
 
   it("answers 404 to another workspace's workflow and execution, and leaves it pending", async () => {
-    const theirs = await createWorkflow(other);
+    const theirs = await createWorkflow(other, runnable());
     const foreign = await triggerWorkflow(other, theirs.id);
     expectError(await cancel(theirs.id, foreign.id), 404, 'not_found');
     expect((await listExecutions(other, theirs.id))[0].status).toBe('pending');
@@ -450,7 +452,7 @@ describe('POST /api/workflows/:id/executions/:executionId/cancel', () => {
 
   it('counts the cancelled run in the list of workflows', async () => {
     const own = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-    const workflow = await createWorkflow(own);
+    const workflow = await createWorkflow(own, runnable());
     const execution = await triggerWorkflow(own, workflow.id);
     expectStatus(await own.post(`/api/workflows/${workflow.id}/executions/${execution.id}/cancel`), 202);
     expect((await listWorkflows(own))[0]).toMatchObject({ executionCount: 1, lastTriggeredAt: execution.startedAt });

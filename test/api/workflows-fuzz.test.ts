@@ -1,5 +1,5 @@
 // Property-based: random bodies and random workflowJson shapes sent to the workflows
-// interface never produce a 5xx; a 4xx always carries the JSON error shape of CONTRACT §1,
+// interface never produce a 5xx; a 4xx always carries the JSON error shape of docs/contract.md §1,
 // and a success carries exactly the documented fields.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

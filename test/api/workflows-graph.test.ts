@@ -1,4 +1,4 @@
-// CONTRACT §4: workflowJson is validated on create and on update; a broken graph is a 400
+// docs/contract.md §4: workflowJson is validated on create and on update; a broken graph is a 400
 // validation_failed whose details name the node or edge. One case per rule, each sent both
 // ways (POST and PATCH), plus a complex valid graph that must be accepted as written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,13 @@ const cases: Case[] = [
     graph: { nodes: [triggerNode('ticket_exploded')], edges: [] },
     path: 'workflowJson.nodes[0].data.triggerType',
     patterns: [/ticket_exploded/],
+  },
+  {
+    rule: 'a schedule whose cron Temporal would refuse (an uppercase macro)',
+    graph: { nodes: [triggerNode('scheduled', 'nightly', { cron: '@DAILY' })], edges: [] },
+    triggerType: 'scheduled',
+    path: 'workflowJson.nodes[0].data.cron',
+    patterns: [/nightly/, /@DAILY/, /lowercase/],
   },
   {
     rule: 'an unknown node type',
@@ -208,10 +215,10 @@ const cases: Case[] = [
     patterns: [/island/, /reach/i],
   },
   {
-    rule: 'a "matches" pattern that backtracks catastrophically',
-    graph: graphWith(conditionNode('regex', { field: 'ticket.subject', operator: 'matches', value: '(a+)+$' })),
+    rule: 'a "matches" pattern that RE2 does not support',
+    graph: graphWith(conditionNode('regex', { field: 'ticket.subject', operator: 'matches', value: '(?<=re: )refund' })),
     path: 'workflowJson.nodes[1].data.value',
-    patterns: [/regex/, /\(a\+\)\+\$/],
+    patterns: [/regex/, /lookbehind is not supported/],
   },
   {
     rule: 'a "matches" pattern that is not a regular expression',

@@ -1,9 +1,10 @@
-// GET /api/workflows/:id and GET /api/workflows (CONTRACT §1, §4, §8 for the webhook block).
+// GET /api/workflows/:id and GET /api/workflows (docs/contract.md §1, §4, §8 for the webhook block).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
 import { createTicket, expectError, expectJson, expectValidation, ISO_UTC, keysOf } from '../helpers/expect.ts';
 import {
   createWorkflow,
+  runnable,
   expectStatus,
   getWorkflow,
   listWorkflows,
@@ -254,7 +255,7 @@ describe('GET /api/workflows', () => {
     it('count a run on a ticket and a cancelled run like any other', async () => {
       const own = await freshApi();
       const ticket = await createTicket(own);
-      const workflow = await createWorkflow(own, { triggerType: 'manual' });
+      const workflow = await createWorkflow(own, runnable('manual'));
       const first = await triggerWorkflow(own, workflow.id, { ticketId: ticket.id });
       expectStatus(await own.post(`/api/workflows/${workflow.id}/executions/${first.id}/cancel`), 202);
       const second = await triggerWorkflow(own, workflow.id);

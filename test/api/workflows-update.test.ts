@@ -1,4 +1,4 @@
-// PATCH /api/workflows/:id (CONTRACT §1, §4) and DELETE /api/workflows/:id.
+// PATCH /api/workflows/:id (docs/contract.md §1, §4) and DELETE /api/workflows/:id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
 import { expectError, expectJson, expectValidation, keysOf, sleep } from '../helpers/expect.ts';

@@ -10,7 +10,7 @@ import { migrationsList } from '../../src/db/migrations.ts';
 import { admin, jsonOutput, migrateCli, UUID, type CliResult } from './run-cli.ts';
 
 /**
- * The admin CLI (CONTRACT §7) as an operator runs it: a separate process on the run's test
+ * The admin CLI (docs/contract.md §7) as an operator runs it: a separate process on the run's test
  * database, checked through its stdout/stderr/exit code and through the real HTTP API.
  */
 let app: TestApp;

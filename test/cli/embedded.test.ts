@@ -51,11 +51,15 @@ describe('admin CLI on the embedded PostgreSQL', () => {
     const workspace = jsonOutput(first);
     expect(workspace).toEqual({ id: expect.stringMatching(UUID), name: 'Embedded' });
     expect(first.stderr).toContain('migrations applied');
+    // Which database it is about to create is said first, so that nobody gets a second one unawares.
+    expect(first.stderr).toContain(`No database in ${dataDir} yet: creating a new embedded PostgreSQL there (port ${port}).`);
     await fs.access(path.join(dataDir, 'postgres', 'PG_VERSION'));
     await expectClusterStopped();
 
     // Second run on the same data: the workspace created before is found.
-    const key = jsonOutput(await admin(['key', 'create', '--workspace', workspace.id as string, '--json'], env, 120_000));
+    const second = await admin(['key', 'create', '--workspace', workspace.id as string, '--json'], env, 120_000);
+    const key = jsonOutput(second);
+    expect(second.stderr).toContain(`The embedded PostgreSQL of ${dataDir} is not running: starting it on port ${port} for this command`);
     expect(key).toEqual({ id: expect.stringMatching(UUID), key: expect.stringMatching(/^dfk_/) });
     await expectClusterStopped();
 
@@ -67,11 +71,17 @@ describe('admin CLI on the embedded PostgreSQL', () => {
     const running = await startEmbeddedPostgres({ dataDir, port });
     try {
       expect(running.created).toBe(false);
-      const added = jsonOutput(
-        await admin(['member', 'add', '--workspace', workspace.id as string, '--user', 'agent-1', '--json'], env, 120_000),
+      // Found on the port it runs on, whatever EMBEDDED_PG_PORT says here.
+      const otherPort = await freePort();
+      const addition = await admin(
+        ['member', 'add', '--workspace', workspace.id as string, '--user', 'agent-1', '--json'],
+        { ...env, EMBEDDED_PG_PORT: String(otherPort) },
+        120_000,
       );
-      expect(added).toEqual({ workspaceId: workspace.id, userId: 'agent-1', role: 'member' });
+      expect(jsonOutput(addition)).toEqual({ workspaceId: workspace.id, userId: 'agent-1', role: 'member' });
+      expect(addition.stderr).toContain(`Using the embedded PostgreSQL of ${dataDir}, run by process ${process.pid} on port ${port}.`);
       expect(await accepts(port)).toBe(true);
+      expect(await accepts(otherPort)).toBe(false);
 
       // The CLI never creates the server's `default` workspace: only the one made above exists.
       const db = new pg.Client({ connectionString: running.url });

@@ -25,6 +25,7 @@ describe('workflow bundle', () => {
   it('bundles the workflows the worker registers', async () => {
     const bundle = await bundleWorkflows();
     expect(bundle.code).toContain('runGraph');
+    expect(bundle.code, 'the RE2 engine of `matches` conditions').toContain('class RE2JS');
   }, 60_000);
 
   it.each([

@@ -12,7 +12,7 @@ import {
   type EngineApp,
 } from '../helpers/engine.ts';
 
-// CONTRACT §4: POST /api/workflows/:id/executions/:executionId/cancel.
+// docs/contract.md §4: POST /api/workflows/:id/executions/:executionId/cancel.
 
 let app: EngineApp;
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import {
   type EngineApp,
 } from '../helpers/engine.ts';
 
-// CONTRACT §5/§8: a worker that dies mid-action loses nothing and doubles nothing. The worker
+// docs/contract.md §5/§8: a worker that dies mid-action loses nothing and doubles nothing. The worker
 // runs in a process of its own and is SIGKILLed while its http_request is in flight; a fresh
 // worker retries the action (same Idempotency-Key) and the run completes, its reply sent once.
 // Temporal retries the killed activity only after its start-to-close timeout (15 s for

@@ -13,7 +13,7 @@ import {
 } from '../helpers/engine.ts';
 import { actionNode, triggerNode } from '../helpers/workflows.ts';
 
-// CONTRACT §4/§5: a failing action fails the execution, naming the node, with a readable
+// docs/contract.md §4/§5: a failing action fails the execution, naming the node, with a readable
 // reason; nothing after it runs.
 
 let app: EngineApp;

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { Execution } from '../../src/executions/entity.ts';
 import {
   activeWorkflow,
   engineWorkspace,
@@ -13,7 +15,7 @@ import {
 } from '../helpers/engine.ts';
 import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
 
-// CONTRACT §5: which edges are followed, fan-out in parallel, a join runs once, templates.
+// docs/contract.md §5: which edges are followed, fan-out in parallel, a join runs once, templates.
 
 let app: EngineApp;
 beforeAll(async () => {
@@ -117,5 +119,41 @@ describe('fan-out and joins', () => {
     expect(outbound.map((m) => m.body)).toEqual(['We received "Login <loop>".']);
     // Values inserted into HTML are escaped; the author's markup is kept.
     expect(outbound.map((m) => m.bodyHtml)).toEqual(['<p>We received <b>Login &lt;loop&gt;</b>.</p>']);
+  });
+});
+
+describe('a path that reaches no action', () => {
+  it('is complete when the execution is created, with its steps, and never becomes a Temporal run', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [
+        triggerNode('ticket_created', 'start'),
+        conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
+        actionNode('escalate', { actionType: 'set_priority', priority: 'urgent' }),
+      ],
+      [
+        { source: 'start', target: 'is-urgent' },
+        { source: 'is-urgent', target: 'escalate', label: 'true' },
+      ],
+    );
+    const calm = await openTicket(api, { subject: 'A quiet question' });
+    const urgent = await openTicket(api, { subject: 'URGENT: site down' });
+
+    const executions = await finishedExecutions(api, workflowId, 2);
+    const byTicket = new Map<string | null, ExecutionView>(executions.map((e: ExecutionView) => [e.ticketId, e]));
+    expect(byTicket.get(calm)).toMatchObject({ status: 'completed', error: null });
+    expect(byTicket.get(calm)!.steps.map((s) => [s.nodeId, s.status, s.result])).toEqual([
+      ['start', 'passed', undefined],
+      ['is-urgent', 'passed', false],
+    ]);
+    expect((await readTicket(api, calm)).priority).toBe('medium');
+    expect((await readTicket(api, urgent)).priority).toBe('urgent');
+
+    const temporalIdOf = async (ticketId: string) =>
+      (await app.orm.em.fork().findOneOrFail(Execution, { workflow: workflowId, ticketId })).temporalWorkflowId;
+    await expect(app.engine.client.workflow.getHandle(await temporalIdOf(calm)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect((await app.engine.client.workflow.getHandle(await temporalIdOf(urgent)).describe()).status.name).toBe('COMPLETED');
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CHAIN_DEPTH } from '../../src/events/relay.ts';
+import { MAX_CHAIN_DEPTH } from '../../src/triggers/loop-guard.ts';
 import {
   activeWorkflow,
   engineWorkspace,
@@ -14,7 +14,7 @@ import {
 } from '../helpers/engine.ts';
 import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
 
-// CONTRACT §5 loop guard: an automation's own changes never start the same workflow again for
+// docs/contract.md §5 loop guard: an automation's own changes never start the same workflow again for
 // the ticket within that chain, and a chain stops at depth 5 (recorded and counted).
 
 let app: EngineApp;

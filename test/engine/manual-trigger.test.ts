@@ -13,7 +13,7 @@ import {
   type EngineApp,
 } from '../helpers/engine.ts';
 
-// CONTRACT §4: only active workflows start on events; the trigger endpoint runs any workflow
+// docs/contract.md §4: only active workflows start on events; the trigger endpoint runs any workflow
 // (a test run), triggeredBy manual, with optional ticket and data.
 
 let app: EngineApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/app.ts';
 import { startEngineApp, type EngineApp } from '../helpers/engine.ts';
 
-// CONTRACT §7: GET /readyz (no auth) answers 200 only when the database and Temporal answer.
+// docs/contract.md §7: GET /readyz (no auth) answers 200 only when the database and Temporal answer.
 // (The 503 while Temporal is down is in outage.test.ts.)
 
 let app: EngineApp;

@@ -6,10 +6,13 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { describe, expect, inject, it } from 'vitest';
 import { historyFromJson } from './fixtures/history-json.ts';
 
-// ARCHITECTURE: changing workflow code that runs in flight needs patched() and a replay test
-// on a saved history. run-graph-v1.json is a recorded runGraph execution (a condition, two
-// actions in parallel and their join, a delay, a wait_for_reply timing out, a reply), made by
-// fixtures/record-run-graph-history.ts. The current workflow code must replay it exactly.
+// Changing workflow code that runs in flight needs patched() (or a new workflow type) and a
+// replay test on a saved history. Each file under histories/ is a recorded run of one
+// representative execution (a condition, two actions in parallel and their join, a delay, a
+// wait_for_reply timing out, a reply), made by fixtures/record-run-graph-history.ts:
+// run-graph-v1.json by runGraph (the first run workflow, still registered for runs started
+// before runAutomation), run-automation-v1.json by runAutomation. The current workflow code
+// must replay each exactly.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Replay workers report each state change at INFO; keep warnings and errors.
@@ -24,12 +27,22 @@ async function savedHistory(name: string) {
   return historyFromJson(JSON.parse(await fs.readFile(path.join(here, 'histories', name), 'utf8')));
 }
 
-describe('replaying saved runGraph histories', () => {
+describe('replaying saved run histories', () => {
   it('run-graph-v1 replays on the current workflow code without a determinism error', async () => {
     const history = await savedHistory('run-graph-v1.json');
     const types = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : null)).filter(Boolean);
     // What makes it representative: parallel actions, the delay and the reply timeout, the reply.
     expect(types).toEqual(['runAction', 'runAction', 'timer', 'timer', 'runAction']);
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('run-automation-v1 replays on the current workflow code: its actions as local activities, its waits as timers', async () => {
+    const history = await savedHistory('run-automation-v1.json');
+    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes).length;
+    const types = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : null)).filter(Boolean);
+    expect(types).toEqual(['timer', 'timer']);
+    expect(markers).toBeGreaterThanOrEqual(7);
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });

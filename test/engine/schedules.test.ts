@@ -3,9 +3,9 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { reconcileSchedules, scheduleIdFor, TemporalSchedules } from '../../temporal/schedules.ts';
 import { createLogger } from '../../src/logger.ts';
 import { Workflow } from '../../src/workflows/entity.ts';
-import { ExecutionService } from '../../src/executions/service.ts';
+import { ExecutionDispatcher } from '../../src/triggers/dispatcher.ts';
 import { Execution } from '../../src/executions/entity.ts';
-import { runTickBatch } from '../../src/workflows/ticks.ts';
+import { runTickBatch, type TickBatch } from '../../src/triggers/ticks.ts';
 import { activeWorkflow, engineWorkspace, eventually, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 
@@ -161,12 +161,12 @@ describe('a scheduled tick', () => {
 
     const tick = async () => {
       const em = app.orm.em.fork();
-      const executions = new ExecutionService(em);
+      const dispatcher = new ExecutionDispatcher(em);
       let cursor: string | null = null;
       let batches = 0;
       let started = 0;
       for (;;) {
-        const batch = await runTickBatch(em, executions, { workflowId, tickId: 'tick-1', cursor, now: new Date(), batchSize: 2 });
+        const batch: TickBatch = await runTickBatch(em, dispatcher, { workflowId, tickId: 'tick-1', cursor, now: new Date(), batchSize: 2 });
         batches += 1;
         started += batch.started;
         if (batch.done) return { batches, started };

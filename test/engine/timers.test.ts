@@ -12,7 +12,7 @@ import {
   type EngineApp,
 } from '../helpers/engine.ts';
 
-// CONTRACT §8: delay (seconds or until) and wait_for_reply (true on a customer reply in time,
+// docs/contract.md §8: delay (seconds or until) and wait_for_reply (true on a customer reply in time,
 // false on timeout), each showing a `waiting` step until it finishes.
 
 let app: EngineApp;
@@ -130,6 +130,48 @@ describe('wait_for_reply', () => {
 
     const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'I am the boss, answer me', senderEmail: 'boss@example.com' });
     expect(reply.body.meta.messageAddedEvent).toBe('skipped_sender_mismatch');
+
+    const [done] = await finishedExecutions(api, workflowId);
+    expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
+    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+  });
+
+  it('counts a reply the relay never passed on: at the timeout the database settles it', async () => {
+    const { api } = await engineWorkspace(app);
+    const graph = waitGraph(3);
+    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
+    const ticketId = await openTicket(api);
+    await executionAtStep(api, workflowId, 'await', 'waiting');
+
+    await app.relay.stop();
+    try {
+      const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Sent while nobody listened', senderEmail: 'customer@example.com' });
+      expect(reply.body.meta.messageAddedEvent).toBe('emitted');
+      const [done] = await finishedExecutions(api, workflowId, 1, 15_000);
+      expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: true });
+      expect((await readTicket(api, ticketId)).tags).toEqual(['customer-replied']);
+    } finally {
+      app.relay.start();
+    }
+  });
+
+  it('does not count a reply written before it began waiting', async () => {
+    const { api } = await engineWorkspace(app);
+    const workflowId = await activeWorkflow(
+      api,
+      'ticket_created',
+      [start, { id: 'pause', type: 'action', data: { actionType: 'delay', seconds: 2 } }, { id: 'await', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds: 2 } }, tag('replied', 'customer-replied'), tag('silent', 'no-reply')],
+      [
+        { source: 'start', target: 'pause' },
+        { source: 'pause', target: 'await' },
+        { source: 'await', target: 'replied', label: 'true' },
+        { source: 'await', target: 'silent', label: 'false' },
+      ],
+    );
+    const ticketId = await openTicket(api);
+    await executionAtStep(api, workflowId, 'pause', 'waiting');
+    const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Before you asked', senderEmail: 'customer@example.com' });
+    expect(reply.body.meta.messageAddedEvent).toBe('emitted');
 
     const [done] = await finishedExecutions(api, workflowId);
     expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });

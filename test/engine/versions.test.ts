@@ -13,7 +13,7 @@ import {
   type EngineApp,
 } from '../helpers/engine.ts';
 
-// CONTRACT §4: an execution runs the version current when it was triggered and records it;
+// docs/contract.md §4: an execution runs the version current when it was triggered and records it;
 // deleting a workflow cancels its running executions.
 
 let app: EngineApp;
@@ -83,7 +83,7 @@ describe('deleting a workflow', () => {
       return row.status === 'pending' || row.status === 'running' ? undefined : row;
     });
     expect(ended.status).toBe('cancelled');
-    const handle = app.engine.client.workflow.getHandle(ended.runId);
+    const handle = app.engine.client.workflow.getHandle(ended.temporalWorkflowId);
     await expect(handle.result()).rejects.toThrow(/cancel/i);
     expect((await handle.describe()).status.name).toBe('CANCELLED');
     // The node after the delay never ran.

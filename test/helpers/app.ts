@@ -1,21 +1,34 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type Koa from 'koa';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { inject } from 'vitest';
 import { createApp, type AppDeps } from '../../src/app.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { createLogger } from '../../src/logger.ts';
+import { CachedKeys } from '../../src/workspaces/key-cache.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
 
-export type TestApp = { baseUrl: string; orm: MikroORM; close: () => Promise<void> };
+export type TestApp = {
+  baseUrl: string;
+  orm: MikroORM;
+  /** The application itself, for tests that look at what it mounts. */
+  koa: Koa;
+  /** Resolves once the app has heard of every API key change committed so far (it hears of them within milliseconds). */
+  keysCaughtUp: () => Promise<void>;
+  close: () => Promise<void>;
+};
 
-/** The real app on the run's test database, listening on a free port. */
+/** The real app on the run's test database, listening on a free port, keeping API keys in memory as the server does. */
 export async function startTestApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
   const orm = await openOrm({ databaseUrl: inject('databaseUrl'), poolMax: 20 });
+  const keys = new CachedKeys(inject('databaseUrl'));
+  await keys.listening;
   const app = createApp({
     orm,
     config: { rateLimit: { perSecond: 0, burst: 0 } },
     logger: createLogger('silent'),
+    keys,
     ...overrides,
   });
   const server: Server = await new Promise((resolve) => {
@@ -25,9 +38,12 @@ export async function startTestApp(overrides: Partial<AppDeps> = {}): Promise<Te
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     orm,
+    koa: app,
+    keysCaughtUp: () => keys.caughtUp(),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await keys.close();
       await orm.close();
     },
   };

@@ -6,7 +6,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from '../../src/app.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
-import { OutboxRelay } from '../../src/events/relay.ts';
+import { createOutboxRelay, type OutboxRelay } from '../../src/triggers/relay.ts';
 import { Execution } from '../../src/executions/entity.ts';
 import { createLogger } from '../../src/logger.ts';
 import { connectTemporal, TemporalEngine, type TemporalSettings } from '../../temporal/client.ts';
@@ -57,7 +57,7 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
   const connection = await connectTemporal(temporal);
   const engine = new TemporalEngine(connection, { namespace: 'default', taskQueue });
   const workspaceIds = new Set<string>();
-  const relay = new OutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds });
+  const relay = createOutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds });
   relay.start();
   const schedules = new TemporalSchedules(engine.client, taskQueue);
   const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, readiness: [{ name: 'temporal', check: () => engine.ping() }] });

@@ -4,7 +4,7 @@ import { OutboxEvent } from '../../src/events/entity.ts';
 import type { ApiResponse, Client } from './app.ts';
 import { newTicket } from './app.ts';
 
-/** The exact public field sets of interface.md and CONTRACT §1, sorted. */
+/** The exact public field sets of docs/contract.md and docs/contract.md §1, sorted. */
 export const CREATED_TICKET_FIELDS = ['createdAt', 'customerEmail', 'customerName', 'id', 'priority', 'source', 'status', 'subject'];
 export const TICKET_FIELDS = [
   'assignedTo',
@@ -30,7 +30,7 @@ export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 type ErrorResponse = { status: number; headers: { get(name: string): string | null } | Record<string, unknown>; body: any };
 
 /**
- * CONTRACT §1: every failure is JSON `{ error: { code, message, details? } }` with a snake_case
+ * docs/contract.md §1: every failure is JSON `{ error: { code, message, details? } }` with a snake_case
  * code and a human message, details (when present) a list of `{ path, message }`.
  */
 export function expectError(res: ErrorResponse, status: number, code: string): void {

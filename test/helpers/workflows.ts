@@ -1,11 +1,11 @@
-// Shared vocabulary of the workflows interface tests: the public field sets of interface.md
-// and CONTRACT §1/§4, graph builders, and small API steps that assert their own success.
+// Shared vocabulary of the workflows interface tests: the public field sets of docs/contract.md
+// and docs/contract.md §1/§4, graph builders, and small API steps that assert their own success.
 import { expect } from 'vitest';
 import type { ApiResponse, Client } from './app.ts';
 
 export type Json = Record<string, unknown>;
 
-/** The trigger types of interface.md, in its order (written out, not imported from src/). */
+/** The trigger types of docs/contract.md, in its order (written out, not imported from src/). */
 export const TRIGGER_TYPES = [
   'ticket_created',
   'ticket_updated',
@@ -17,7 +17,7 @@ export const TRIGGER_TYPES = [
   'webhook',
 ] as const;
 
-/** The exact key sets of CONTRACT §1 and §4, sorted. */
+/** The exact key sets of docs/contract.md §1 and §4, sorted. */
 export const CREATED_WORKFLOW_FIELDS = ['createdAt', 'description', 'id', 'isActive', 'name', 'triggerType', 'version'];
 export const WORKFLOW_FIELDS = ['createdAt', 'description', 'id', 'isActive', 'name', 'triggerType', 'updatedAt', 'version', 'workflowJson'];
 export const WEBHOOK_WORKFLOW_FIELDS = [...WORKFLOW_FIELDS, 'webhook'].sort();
@@ -54,7 +54,7 @@ export const actionNode = (id: string, data: Json = { actionType: 'add_tag', tag
 export const edge = (source: string, target: string, label?: 'true' | 'false'): Json =>
   label === undefined ? { source, target } : { source, target, label };
 
-/** The graph a workflow gets when created without workflowJson (CONTRACT §4). */
+/** The graph a workflow gets when created without workflowJson (docs/contract.md §4). */
 export const defaultGraph = (triggerType: string) => ({
   nodes: [{ id: 'trigger', type: 'trigger', data: { triggerType } }],
   edges: [],
@@ -65,6 +65,9 @@ export const graphWith = (node: Json, triggerType = 'ticket_created'): Json => (
   nodes: [triggerNode(triggerType), node],
   edges: [edge('trigger', String(node.id))],
 });
+
+/** A workflow whose run reaches an action whatever the context: its executions need the engine (pending without one). */
+export const runnable = (triggerType = 'ticket_created') => ({ triggerType, workflowJson: graphWith(actionNode('tag-it'), triggerType) });
 
 /** A small valid graph: trigger → condition → (true) add_tag. */
 export const simpleGraph = (triggerType = 'ticket_created', tag = 'vip'): Json => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateCondition } from '../../../src/graph/index.ts';
+import { evaluateCondition, PatternError } from '../../../src/graph/index.ts';
 import type { ConditionData, Operator, RunContext } from '../../../src/graph/index.ts';
 
 const ctx: RunContext = {
@@ -151,10 +151,12 @@ describe('matches', () => {
     expect(holds('ticket.subject', 'matches', '^refund', true)).toBe(false);
     expect(holds('ticket.subject', 'matches', '^Refund', true)).toBe(true);
   });
-  it('is false for non-strings, missing paths and broken patterns', () => {
+  it('is false for non-strings and missing paths', () => {
     expect(holds('data.count', 'matches', '5')).toBe(false);
     expect(holds('data.missing', 'matches', '.*')).toBe(false);
-    expect(holds('ticket.subject', 'matches', '(')).toBe(false);
+  });
+  it('throws a PatternError for a pattern that cannot run', () => {
+    expect(() => holds('ticket.subject', 'matches', '(')).toThrow(/pattern "\(" is not a valid RE2 regular expression: missing closing \)/);
   });
 });
 
@@ -212,3 +214,17 @@ describe('totality', () => {
 function yesLeaf(): ConditionData {
   return { field: 'ticket.status', operator: 'equals', value: 'open' };
 }
+
+describe('matches for runs begun before patterns ran on RE2', () => {
+  const leaf = (value: string, caseSensitive = false) => ({ field: 'message.body', operator: 'matches' as const, value, caseSensitive });
+  const body = (text: string) => ({ message: { body: text } });
+
+  it('runs on RegExp as those runs did: lookahead and back-references work, an invalid pattern never matches', () => {
+    const legacy = { regExpPatterns: true };
+    expect(evaluateCondition(leaf('^(?=.*refund).*order'), body('Refund for my order'), legacy)).toBe(true);
+    expect(evaluateCondition(leaf('(ab)\\1'), body('xabab'), legacy)).toBe(true);
+    expect(evaluateCondition(leaf('(unclosed'), body('anything'), legacy)).toBe(false);
+    expect(evaluateCondition(leaf('REFUND', true), body('refund'), legacy)).toBe(false);
+    expect(() => evaluateCondition(leaf('^(?=.*refund).*order'), body('Refund for my order'))).toThrow(PatternError);
+  });
+});

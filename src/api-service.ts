@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { Shutdown } from './lifecycle/shutdown.ts';
+import type { Logger } from './logger.ts';
+import type { ScheduleSync } from './workflows/schedule-spec.ts';
+import { Workspace } from './workspaces/entity.ts';
+import { CachedKeys } from './workspaces/key-cache.ts';
+import { WorkspaceService } from './workspaces/service.ts';
+import type { TemporalEngine } from '../temporal/client.ts';
+
+/**
+ * The API side of a process (`npm start`, `start:api`): the HTTP server with its key cache.
+ * Loaded only by processes that serve the API, so a worker process starts without Koa, the
+ * routes and the OpenAPI document.
+ */
+export async function startApiSide(deps: {
+  orm: MikroORM;
+  config: Config;
+  logger: Logger;
+  engine: TemporalEngine;
+  schedules: ScheduleSync;
+  databaseUrl: string;
+  shutdown: Shutdown;
+  /** On the embedded PostgreSQL a first start creates a workspace and prints its key. */
+  embedded: boolean;
+}): Promise<void> {
+  const { orm, config, shutdown, engine } = deps;
+  if (deps.embedded) await createDefaultWorkspace(orm, config);
+  const keys = await shutdown.start('api keys', async () => new CachedKeys(deps.databaseUrl), (cache) => cache.close());
+  const app = createApp({
+    orm,
+    config,
+    logger: deps.logger,
+    engine,
+    schedules: deps.schedules,
+    keys,
+    readiness: [{ name: 'temporal', check: () => engine.ping() }],
+    stopping: () => shutdown.stopping,
+  });
+  await shutdown.start('http', () => listen(app, config), closeServer);
+  console.log(`Deskflow API listening on http://localhost:${config.port}`);
+}
+
+/** The zero-config first run: a `default` workspace and one key for it, printed once. */
+async function createDefaultWorkspace(orm: MikroORM, config: Config): Promise<void> {
+  const em = orm.em.fork();
+  if ((await em.count(Workspace, {})) > 0) return;
+  const workspaces = new WorkspaceService(em);
+  const workspace = await workspaces.createWorkspace('default');
+  const { key } = await workspaces.createKey(workspace.id, 'default');
+  console.log(
+    [
+      '',
+      `Created workspace "default" (${workspace.id}).`,
+      'Its API key (shown once, store it now):',
+      `  ${key}`,
+      `Try: curl -H "Authorization: Bearer ${key}" http://localhost:${config.port}/api/v1/tickets`,
+      '',
+    ].join('\n'),
+  );
+}
+
+function listen(app: ReturnType<typeof createApp>, config: Pick<Config, 'port' | 'host'>): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(config.port, config.host);
+    server.once('listening', () => resolve(server));
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new Error(`port ${config.port} is in use; set PORT`) : err),
+    );
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+  });
+}
+

@@ -1,0 +1,143 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { WorkflowEngine } from '../executions/engine.ts';
+import type { Logger } from '../logger.ts';
+import { IdempotencyService } from '../idempotency/service.ts';
+import { ExecutionDispatcher } from './dispatcher.ts';
+import { EventDelivery, newDeliveryMetrics, type DeliveryMetrics } from './event-delivery.ts';
+import { ReplyDelivery } from './reply-signals.ts';
+import { PgNotifications, type Wakeups } from './wakeups.ts';
+
+/** Delivers a batch of events; returns how many it claimed. */
+export type BatchDelivery = { deliverBatch(limit: number, workspaceIds?: string[]): Promise<number> };
+/** Starts runs of executions the engine could not take when they were created; returns how many it tried. */
+export type PendingStarter = { startPending(limit: number, workspaceIds?: string[]): Promise<number> };
+/** Passes recorded customer replies to their runs; returns how many it tried. */
+export type PendingReplies = { deliverPending(limit: number, workspaceIds?: string[]): Promise<number> };
+/** Deletes up to `limit` expired idempotency keys; returns how many. */
+export type ExpiredKeys = { purgeExpired(limit: number, workspaceIds?: string[]): Promise<number> };
+
+export type RelayOptions = {
+  batchSize?: number;
+  pollMs?: number;
+  /** How often expired idempotency keys are purged (default: every minute). */
+  purgeEveryMs?: number;
+  /**
+   * Deliver only the events (start only the runs, purge only the idempotency keys) of these
+   * workspaces; read on every pass. For relays that each bring an engine of their own to one
+   * shared database (the engine tests: a task queue per test file). Omitted: every workspace.
+   */
+  workspaceIds?: ReadonlySet<string>;
+};
+
+/**
+ * The outbox relay (docs/contract.md §6): a loop that delivers every waiting event, batch by
+ * batch, then starts runs still pending, and sleeps until the next poll or until a commit of
+ * new events wakes it. Runs in every worker process; relays share the work through the
+ * claim's row locks.
+ */
+export class OutboxRelay {
+  readonly metrics: DeliveryMetrics;
+  private readonly delivery: BatchDelivery;
+  private readonly pending: PendingStarter;
+  private readonly replies: PendingReplies;
+  private readonly expiredKeys: ExpiredKeys | undefined;
+  private readonly wakeups: Wakeups | undefined;
+  private readonly logger: Logger;
+  private readonly batchSize: number;
+  private readonly pollMs: number;
+  private readonly purgeEveryMs: number;
+  private lastPurgeAt = -Infinity;
+  private readonly workspaceIds: ReadonlySet<string> | undefined;
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    deps: { delivery: BatchDelivery; pending: PendingStarter; replies: PendingReplies; expiredKeys?: ExpiredKeys; wakeups?: Wakeups; logger: Logger; metrics?: DeliveryMetrics } & RelayOptions,
+  ) {
+    this.delivery = deps.delivery;
+    this.pending = deps.pending;
+    this.replies = deps.replies;
+    this.expiredKeys = deps.expiredKeys;
+    this.wakeups = deps.wakeups;
+    this.logger = deps.logger;
+    this.metrics = deps.metrics ?? newDeliveryMetrics();
+    this.batchSize = deps.batchSize ?? 100;
+    this.pollMs = deps.pollMs ?? 1_000;
+    this.purgeEveryMs = deps.purgeEveryMs ?? 60_000;
+    this.workspaceIds = deps.workspaceIds;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.wakeups?.start(() => this.wake?.());
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await this.wakeups?.stop();
+  }
+
+  /**
+   * One pass: deliver every waiting event (batch by batch), retry runs not yet started, pass
+   * replies on to waiting runs, and, when it is time, purge expired idempotency keys.
+   */
+  async deliverPending(): Promise<void> {
+    const scope = this.workspaceIds ? [...this.workspaceIds] : undefined;
+    while ((await this.delivery.deliverBatch(this.batchSize, scope)) >= this.batchSize);
+    await this.pending.startPending(this.batchSize, scope).catch((err) => {
+      this.metrics.dispatchFailures += 1;
+      this.logger.warn('starting pending executions failed; will retry', { error: String(err) });
+    });
+    await this.replies.deliverPending(this.batchSize, scope).catch((err) => {
+      this.logger.warn('passing replies on failed; will retry', { error: String(err) });
+    });
+    await this.purgeExpiredKeys(scope).catch((err) => {
+      this.logger.warn('purging expired idempotency keys failed; will retry', { error: String(err) });
+    });
+  }
+
+  /** Batch after batch until one comes back short, at most once per purgeEveryMs. */
+  private async purgeExpiredKeys(scope: string[] | undefined): Promise<void> {
+    if (!this.expiredKeys || Date.now() - this.lastPurgeAt < this.purgeEveryMs) return;
+    this.lastPurgeAt = Date.now();
+    while ((await this.expiredKeys.purgeExpired(this.batchSize * 10, scope)) >= this.batchSize * 10);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.deliverPending();
+      } catch (err) {
+        this.logger.warn('outbox relay pass failed; will retry', { error: String(err) });
+      }
+      if (!this.running) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+}
+
+/** The relay of a worker process: delivery, pending starts and key purges on the database, woken by its notifications. */
+export function createOutboxRelay(deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string } & RelayOptions): OutboxRelay {
+  const metrics = newDeliveryMetrics();
+  return new OutboxRelay({
+    ...deps,
+    metrics,
+    delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics }),
+    pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
+    replies: new ReplyDelivery(deps),
+    expiredKeys: { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
+    wakeups: new PgNotifications(deps.databaseUrl),
+  });
+}

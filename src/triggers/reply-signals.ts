@@ -1,0 +1,69 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { OutboxEvent } from '../events/entity.ts';
+import type { WorkflowEngine } from '../executions/engine.ts';
+import { Execution } from '../executions/entity.ts';
+import type { Logger } from '../logger.ts';
+import { ReplySignal } from './entity.ts';
+
+/**
+ * Records a customer reply (a message_received event) for every open execution of its ticket,
+ * in the unit of work of `em`: the transaction that marks the event delivered.
+ */
+export async function recordReplySignals(em: EntityManager, event: OutboxEvent): Promise<void> {
+  const message = event.payload.message as { id?: string; createdAt?: string } | undefined;
+  if (!event.ticketId || !message?.id) return;
+  const open = await em.find(Execution, { ticketId: event.ticketId, status: { $in: ['pending', 'running'] } }, { fields: ['temporalWorkflowId', 'workspace'] });
+  for (const execution of open) {
+    em.create(ReplySignal, {
+      execution: execution.id,
+      messageId: message.id,
+      workspace: execution.workspace,
+      messageAt: message.createdAt ? new Date(message.createdAt) : event.createdAt,
+      temporalWorkflowId: execution.temporalWorkflowId,
+    });
+  }
+}
+
+/**
+ * Passes recorded replies to their runs, retried on every relay pass until Temporal acknowledges
+ * each one. A run that has ended meanwhile needs none and counts as delivered; a run receives
+ * the same reply at most once that matters (it keeps replies by message id).
+ */
+export class ReplyDelivery {
+  private readonly orm: MikroORM;
+  private readonly engine: WorkflowEngine;
+  private readonly logger: Logger;
+
+  constructor(deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger }) {
+    this.orm = deps.orm;
+    this.engine = deps.engine;
+    this.logger = deps.logger;
+  }
+
+  /** Signals up to `limit` waiting replies (of the given workspaces, or all); returns how many it tried. */
+  async deliverPending(limit: number, workspaceIds?: string[]): Promise<number> {
+    if (workspaceIds?.length === 0) return 0;
+    return this.orm.em.fork().transactional(async (em) => {
+      const waiting = await em.find(ReplySignal, { deliveredAt: null, ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) }, {
+        orderBy: { createdAt: 'asc' },
+        limit,
+        lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE /* skip locked: relays share the work */,
+      });
+      await Promise.all(
+        waiting.map(async (signal) => {
+          signal.attempts += 1;
+          try {
+            await this.engine.signalCustomerReply(signal.temporalWorkflowId, { messageId: signal.messageId, at: signal.messageAt.toISOString() });
+            signal.deliveredAt = new Date();
+            signal.lastError = null;
+          } catch (err) {
+            signal.lastError = String(err);
+            this.logger.warn('reply signal not delivered; will retry', { temporalWorkflowId: signal.temporalWorkflowId, error: String(err) });
+          }
+        }),
+      );
+      return waiting.length;
+    });
+  }
+}

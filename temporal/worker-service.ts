@@ -1,0 +1,60 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Shutdown } from '../src/lifecycle/shutdown.ts';
+import type { Logger } from '../src/logger.ts';
+import { createOutboxRelay } from '../src/triggers/relay.ts';
+import type { ScheduleSync } from '../src/workflows/schedule-spec.ts';
+import { prebuiltBundle } from './bundle.ts';
+import type { TemporalEngine, TemporalSettings } from './client.ts';
+import { reconcileSchedules } from './schedules.ts';
+import { startWorker } from './worker.ts';
+import { WorkerRetry } from './worker-retry.ts';
+
+/**
+ * The worker side of a process (`npm start`, `start:worker`): the Temporal worker, retried in
+ * the background until Temporal answers, and the outbox relay. Loaded only by processes that
+ * run it, so an API process never loads the worker's native runtime.
+ */
+export async function startWorkerSide(deps: {
+  orm: MikroORM;
+  logger: Logger;
+  engine: TemporalEngine;
+  schedules: ScheduleSync;
+  temporal: TemporalSettings;
+  taskQueue: string;
+  httpAllow: string[];
+  dbPoolMax: number;
+  databaseUrl: string;
+  shutdown: Shutdown;
+  /** Say that tickets are served meanwhile (the API runs in this process too). */
+  servesApi: boolean;
+}): Promise<void> {
+  const { orm, logger, shutdown } = deps;
+  let bundle: { codePath: string } | undefined;
+  const worker = new WorkerRetry({
+    logger,
+    start: async () =>
+      startWorker({
+        orm,
+        logger,
+        engine: deps.engine,
+        temporal: deps.temporal,
+        taskQueue: deps.taskQueue,
+        httpAllow: deps.httpAllow,
+        dbPoolMax: deps.dbPoolMax,
+        workflowBundle: (bundle ??= await prebuiltBundle((reason) => logger.info(`bundling the workflow code: ${reason}`))),
+      }),
+    onStarted: async () => {
+      await reconcileSchedules(orm, deps.schedules, logger);
+      console.log(`Deskflow worker running on task queue "${deps.taskQueue}" (Temporal ${deps.temporal.address})`);
+    },
+  });
+  const first = await shutdown.start('worker', () => worker.start(), () => worker.stop());
+  if (!first.started) {
+    console.error(
+      `Workflow worker not started (${first.error.message.split('\n')[0]}); retrying in the background until Temporal ${deps.temporal.address} answers.` +
+        (deps.servesApi ? ' Tickets are served meanwhile; automations run once it starts.' : ''),
+    );
+  }
+  const relay = createOutboxRelay({ orm, engine: deps.engine, logger, databaseUrl: deps.databaseUrl });
+  await shutdown.start('relay', async () => relay.start(), () => relay.stop());
+}

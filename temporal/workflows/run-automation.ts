@@ -1,0 +1,179 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  log,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+} from '@temporalio/workflow';
+import { evaluateCondition, GraphWalker, nodeById, parseIsoInstant, renderAction, type ActionData, type GraphNode, type RunContext } from '../../src/graph/index.ts';
+import type { RunGraphInput } from '../../src/executions/run-input.ts';
+import type { Activities, ActionOutcome, StepInput } from '../activities/index.ts';
+import { customerReplied } from './signals.ts';
+import { failureMessage, walk } from './walk.ts';
+
+/**
+ * Deskflow's own work, in the worker's process: short database writes, retried with backoff
+ * capped at a minute for as long as the database is away (an outage is waited out, never
+ * turned into a failure); only a broken rule (non-retryable) fails. Local activities of one
+ * workflow task cost one round trip to Temporal together.
+ */
+const RETRY_UNTIL_IT_WORKS = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' } as const;
+const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: RETRY_UNTIL_IT_WORKS });
+
+/** An outbound request: a regular activity (it may take seconds), each attempt with the same Idempotency-Key. */
+function outbound(node: GraphNode) {
+  return proxyActivities<Activities>({
+    startToCloseTimeout: '15 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+    summary: `${node.id}: http_request`,
+  });
+}
+
+/** The execution ended before it began (cancelled meanwhile): nothing to run, nothing to record. */
+class NotRunning extends Error {}
+
+/**
+ * Runs one execution of a workflow graph (docs/automations.md): starts at the trigger, follows
+ * edges, runs fan-out branches in parallel and each join once, and ends the execution
+ * completed, failed (naming the node) or cancelled. Steps of the trigger and of conditions
+ * need no I/O: they are recorded with the next write that happens anyway.
+ */
+export async function runAutomation(input: RunGraphInput): Promise<void> {
+  const replies = new Map<string, number | undefined>();
+  setHandler(customerReplied, ({ messageId, at }) => {
+    replies.set(messageId, at === undefined ? undefined : parseIsoInstant(at));
+  });
+
+  let context: RunContext = input.context;
+  const nodes = nodeById(input.graph);
+  const walker = new GraphWalker(input.graph);
+  const unrecorded: StepInput[] = [];
+  const take = () => unrecorded.splice(0);
+  const { executionId } = input;
+
+  let beginning: Promise<void> | null = null;
+  /** pending → running once, with the steps walked so far, before the first effect. */
+  const begin = () =>
+    (beginning ??= local.beginRun({ executionId, steps: take() }).then((status) => {
+      if (status !== 'running') throw new NotRunning();
+    }));
+
+  // Workflow time stands still while local activities of one task run; their completion
+  // times come from the worker's clock. A step never starts before what led to it ended.
+  let clock = 0;
+  const now = () => new Date(Math.max(Date.now(), clock));
+  /** What the run waits for, shown as its current details in the Web UI (branches may wait at once). */
+  const waits = new Set<string>();
+  async function waiting<T>(what: string, wait: (summary: string) => Promise<T>): Promise<T> {
+    waits.add(what);
+    setCurrentDetails(`Waiting: ${[...waits].join('; ')}`);
+    try {
+      return await wait(what);
+    } finally {
+      waits.delete(what);
+      setCurrentDetails(waits.size ? `Waiting: ${[...waits].join('; ')}` : '');
+    }
+  }
+
+  let visited = 0;
+  async function runNode(node: GraphNode): Promise<boolean | undefined> {
+    const startedAt = now();
+    const seq = ++visited;
+    if (node.type === 'trigger') {
+      unrecorded.push({ nodeId: node.id, seq, status: 'passed', startedAt, completedAt: startedAt });
+      return undefined;
+    }
+    if (node.type === 'condition') {
+      const result = evaluateCondition(node.data, context);
+      unrecorded.push({ nodeId: node.id, seq, status: 'passed', result, startedAt, completedAt: startedAt });
+      return result;
+    }
+    await begin();
+    const action = node.data;
+    if (action.actionType === 'delay') {
+      await local.recordSteps({ executionId, steps: [...take(), { nodeId: node.id, seq, status: 'waiting', startedAt, completedAt: null }] });
+      const ms = action.seconds !== undefined ? action.seconds * 1000 : (parseIsoInstant(action.until) ?? 0) - Date.now();
+      if (ms > 0) await waiting(`${node.id}: delay until ${new Date(Date.now() + ms).toISOString()}`, (summary) => sleep(ms, { summary }));
+      unrecorded.push({ nodeId: node.id, seq, status: 'completed', startedAt, completedAt: now() });
+      return undefined;
+    }
+    if (action.actionType === 'wait_for_reply') {
+      await local.recordSteps({ executionId, steps: [...take(), { nodeId: node.id, seq, status: 'waiting', startedAt, completedAt: null }] });
+      const until = new Date(startedAt.getTime() + action.timeoutSeconds * 1000).toISOString();
+      const replied = await waiting(`${node.id}: wait_for_reply from the customer until ${until}`, (summary) =>
+        waitForReply(startedAt.getTime(), action.timeoutSeconds * 1000, summary),
+      );
+      unrecorded.push({ nodeId: node.id, seq, status: 'completed', result: replied, startedAt, completedAt: now() });
+      return replied;
+    }
+    return runAction(node, action, startedAt, seq);
+  }
+
+  /**
+   * True once the customer replies within [since, since + timeout]. The signal may come late
+   * (Temporal, the worker or the relay were away): at the timeout the database, where every
+   * reply is written first, settles it.
+   */
+  async function waitForReply(since: number, timeoutMs: number, summary: string): Promise<boolean> {
+    const until = since + timeoutMs;
+    const inTime = () => [...replies.values()].some((at) => at === undefined || (at >= since && at <= until));
+    if (await condition(inTime, timeoutMs, { summary })) return true;
+    if (!input.ticketId) return false;
+    return local.customerRepliedBetween({ ticketId: input.ticketId, from: new Date(since).toISOString(), to: new Date(until).toISOString() });
+  }
+
+  async function runAction(node: GraphNode, action: ActionData, startedAt: Date, seq: number): Promise<undefined> {
+    const request = {
+      seq,
+      executionId,
+      workspaceId: input.workspaceId,
+      workflowId: input.workflowId,
+      ticketId: input.ticketId,
+      chain: input.chain,
+      nodeId: node.id,
+      action: renderAction(action, context),
+      startedAt: startedAt.toISOString(),
+    };
+    let outcome: ActionOutcome;
+    try {
+      if (action.actionType === 'http_request') {
+        outcome = { result: await outbound(node).httpRequest(request) };
+        unrecorded.push({ nodeId: node.id, seq, status: 'completed', result: outcome.result, startedAt, completedAt: now() });
+      } else {
+        outcome = await local.runAction({ ...request, steps: take() });
+        clock = Math.max(clock, parseIsoInstant(outcome.completedAt ?? '') ?? 0);
+      }
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      const reason = failureMessage(err);
+      unrecorded.push({ nodeId: node.id, seq, status: 'failed', startedAt, completedAt: now(), error: reason });
+      throw ApplicationFailure.nonRetryable(`Node "${node.id}" (${action.actionType}) failed: ${reason}`, 'ActionFailed');
+    }
+    if (outcome.ticket) context = { ...context, ticket: outcome.ticket };
+    return undefined;
+  }
+
+  const finish = (status: 'completed' | 'failed' | 'cancelled', error: string | null) => local.finishRun({ executionId, status, error, steps: take() });
+
+  try {
+    await walk(walker, (id) => runNode(nodes.get(id)!));
+    await begin();
+    await finish('completed', null);
+  } catch (err) {
+    if (err instanceof NotRunning) return;
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() => finish('cancelled', null));
+      throw err;
+    }
+    const message = failureMessage(err);
+    log.warn('execution failed', { executionId, error: message });
+    await finish('failed', message);
+    // Fail the run too, so the Web UI shows it failed with the same readable message.
+    throw ApplicationFailure.nonRetryable(message, 'ExecutionFailed');
+  }
+}

@@ -1,0 +1,150 @@
+// Real answers of the running app against the served OpenAPI document: every operation is
+// called, every answer's status must be documented for it and its body must validate against
+// the documented schema. The document is generated from the presenters' zod schemas, so this
+// is where a presenter and its schema (or a route and its operation) drifting apart shows.
+// A new route joins the walk below; the last test names any operation it did not call.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signatureHeader } from '../../src/triggers/webhook-signature.ts';
+import { createWorkspace, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
+import { checkedClient, fetchDocument, ResponseChecker, type OpenApi } from '../helpers/openapi.ts';
+import { actionNode, conditionNode, edge, expectStatus, runnable, triggerNode, UNKNOWN_ID, uniqueName } from '../helpers/workflows.ts';
+
+let app: TestApp;
+let doc: OpenApi;
+let checker: ResponseChecker;
+let api: ReturnType<typeof checkedClient>;
+let anonymous: ReturnType<typeof checkedClient>;
+beforeAll(async () => {
+  app = await startTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
+  doc = await fetchDocument(app.baseUrl);
+  checker = new ResponseChecker(doc);
+  api = checkedClient(app.baseUrl, checker, (await createWorkspace(app.orm, [{ userId: 'agent-1' }])).key);
+  anonymous = checkedClient(app.baseUrl, checker);
+});
+afterAll(() => app?.close());
+
+const MiB = 1024 * 1024;
+
+describe('answers of the running app match the OpenAPI document', () => {
+  it('service endpoints', async () => {
+    expectStatus(await anonymous.get('/healthz'), 200);
+    expectStatus(await anonymous.get('/readyz'), 200);
+    expectStatus(await anonymous.get('/openapi.json'), 200);
+    expectStatus(await anonymous.get('/docs'), 200);
+    expectStatus(await anonymous.get('/metrics', { authorization: 'Bearer scrape-secret' }), 200);
+    expectStatus(await anonymous.get('/metrics'), 401);
+  });
+
+  it('tickets and messages, and their errors', async () => {
+    const created = await api.post('/api/v1/tickets', newTicket({ source: 'email', language: 'en' }));
+    expectStatus(created, 201);
+    const id = created.body.data.id;
+    expectStatus(await api.get('/api/v1/tickets?page=1&per_page=5&status=open'), 200);
+    expectStatus(await api.get(`/api/v1/tickets/${id}`), 200);
+    expectStatus(await api.patch(`/api/v1/tickets/${id}`, { priority: 'high', assignedTo: 'agent-1' }), 200);
+    // A solved ticket carries a resolution type.
+    const solved = await api.patch(`/api/v1/tickets/${id}`, { status: 'solved' });
+    expectStatus(solved, 200);
+    expect(solved.body.data.resolutionType).toBe('resolved_by_agent');
+
+    const reply = await api.post(`/api/v1/tickets/${id}/messages`, { body: 'Still smoking.', senderEmail: 'customer@example.com', bodyHtml: '<p>Still smoking.</p>' });
+    expectStatus(reply, 201);
+    expect(reply.body.meta.messageAddedEvent).toBe('emitted');
+    const note = await api.post(`/api/v1/tickets/${id}/messages`, { body: 'A note.', senderEmail: 'someone@example.com', senderName: 'Someone' });
+    expect(note.body.meta.messageAddedEvent).toBe('skipped_sender_mismatch');
+    const window = await api.get(`/api/v1/tickets/${id}/messages?limit=1`);
+    expectStatus(window, 200);
+    expect(window.body.truncated).toBe(true);
+
+    expectStatus(await api.post('/api/v1/tickets', { subject: ' ', unknown: 1 }), 400);
+    expectStatus(await api.call('POST', '/api/v1/tickets', '[1]'), 400);
+    expectStatus(await api.get('/api/v1/tickets?per_page=101'), 400);
+    expectStatus(await api.get(`/api/v1/tickets?workspace_id=${UNKNOWN_ID}`), 403);
+    expectStatus(await api.patch(`/api/v1/tickets/${id}`, { assignedTo: 'not-a-member' }), 403);
+    expectStatus(await api.get(`/api/v1/tickets/${UNKNOWN_ID}`), 404);
+    expectStatus(await api.get(`/api/v1/tickets/${UNKNOWN_ID}/messages`), 404);
+    expectStatus(await api.post(`/api/v1/tickets/${id}/messages`, { body: 'Hi', senderEmail: 'a@example.com', direction: 'outbound' }), 409);
+    expectStatus(await api.call('POST', '/api/v1/tickets', JSON.stringify(newTicket({ body: 'x'.repeat(MiB) }))), 413);
+    expectStatus(await api.call('POST', '/api/v1/tickets', 'subject=Hi', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
+    expectStatus(await anonymous.get('/api/v1/tickets'), 401);
+  });
+
+  it('workflows, executions and webhooks, and their errors', async () => {
+    const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
+    const manual = await api.post('/api/workflows', { name: uniqueName(), description: 'Tags', ...runnable('manual') });
+    expectStatus(manual, 201);
+    const manualId = manual.body.workflow.id;
+    expectStatus(await api.get('/api/workflows?active=false&trigger_type=manual'), 200);
+    expectStatus(await api.get(`/api/workflows/${manualId}`), 200);
+    expectStatus(await api.patch(`/api/workflows/${manualId}`, { description: null }), 200);
+
+    // A run whose path reaches an action stays pending without an engine; one ending at a false condition completes at once, with steps.
+    const pending = await api.post(`/api/workflows/${manualId}/trigger`, { ticketId: ticket.id, data: { reason: 'test' } });
+    expectStatus(pending, 202);
+    const executionId = pending.body.execution.id;
+    const falseCondition = {
+      nodes: [triggerNode('manual'), conditionNode('never', { field: 'ticket.subject', operator: 'contains', value: 'no such words' }), actionNode('tag')],
+      edges: [edge('trigger', 'never'), edge('never', 'tag', 'true')],
+    };
+    const quick = (await api.post('/api/workflows', { name: uniqueName(), triggerType: 'manual', workflowJson: falseCondition })).body.workflow;
+    const done = await api.post(`/api/workflows/${quick.id}/trigger`, { ticketId: ticket.id });
+    expectStatus(done, 202);
+    expect(done.body.execution.steps.length).toBeGreaterThan(0);
+    expectStatus(await api.post(`/api/workflows/${quick.id}/trigger`), 202);
+
+    expectStatus(await api.get(`/api/workflows/${manualId}/executions?limit=10&status=pending`), 200);
+    expectStatus(await api.get(`/api/workflows/${quick.id}/executions`), 200);
+    expectStatus(await api.get(`/api/workflows/${manualId}/executions/${executionId}`), 200);
+    expectStatus(await api.post(`/api/workflows/${manualId}/executions/${executionId}/cancel`), 202);
+    expectStatus(await api.post(`/api/workflows/${manualId}/executions/${executionId}/cancel`), 409);
+
+    const hook = (await api.post('/api/workflows', { name: uniqueName(), triggerType: 'webhook' })).body.workflow;
+    const { webhook } = (await api.get(`/api/workflows/${hook.id}`)).body.workflow;
+    const body = JSON.stringify({ topic: 'billing', ticketId: ticket.id });
+    const post = (headers: Record<string, string>) => anonymous.call('POST', webhook.path, body, headers);
+    expectStatus(await post({ 'x-deskflow-signature': signatureHeader(webhook.secret, body) }), 409);
+    expectStatus(await api.patch(`/api/workflows/${hook.id}`, { isActive: true }), 200);
+    expectStatus(await post({ 'x-deskflow-signature': signatureHeader(webhook.secret, body) }), 202);
+    expectStatus(await post({ 'x-deskflow-signature': signatureHeader('whsec_wrong', body) }), 401);
+    expectStatus(await anonymous.call('POST', `/api/workflows/${UNKNOWN_ID}/webhook`, body, {}), 404);
+
+    expectStatus(await api.post('/api/workflows', { name: 'x', workflowJson: { nodes: [], edges: [] } }), 400);
+    expectStatus(await api.get(`/api/workflows/${UNKNOWN_ID}`), 404);
+    expectStatus(await api.delete(`/api/workflows/${manualId}`), 204);
+    expectStatus(await api.delete(`/api/workflows/${manualId}`), 404);
+  });
+
+  it('rate limiting (429 with Retry-After)', async () => {
+    const limited = await startTestApp({ config: { rateLimit: { perSecond: 0.01, burst: 1 } } });
+    try {
+      const key = (await createWorkspace(limited.orm)).key;
+      const limitedApi = checkedClient(limited.baseUrl, new ResponseChecker(doc), key);
+      expectStatus(await limitedApi.get('/api/v1/tickets'), 200);
+      const refused = await limitedApi.get('/api/v1/tickets');
+      expectStatus(refused, 429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('the check refuses an answer the document does not describe (it can fail)', () => {
+    const answer = (status: number, body: unknown) => ({ status, headers: new Headers({ 'content-type': 'application/json' }), body });
+    const ticket = { id: UNKNOWN_ID, subject: 's', status: 'open', priority: 'low', customerEmail: 'a@b', customerName: null, source: 'api', createdAt: '2026-01-31T09:00:00.000Z' };
+    expect(() => checker.check('POST', '/api/v1/tickets', answer(201, { data: ticket }))).not.toThrow();
+    expect(() => checker.check('POST', '/api/v1/tickets', answer(201, { data: { ...ticket, workspaceId: UNKNOWN_ID } }))).toThrow(/does not match/);
+    expect(() => checker.check('POST', '/api/v1/tickets', answer(201, { data: { ...ticket, status: 'archived' } }))).toThrow(/does not match/);
+    expect(() => checker.check('POST', '/api/v1/tickets', answer(200, { data: ticket }))).toThrow(/status not documented/);
+    expect(() => checker.check('POST', '/api/v1/tickets', answer(403, { error: { code: 'forbidden', message: 'x' } }))).toThrow(/status not documented/);
+    expect(() => checker.check('POST', '/api/v1/tickets', answer(409, { error: { code: 'workflow_inactive', message: 'x' } }))).toThrow(/does not match/);
+    expect(() => checker.check('PUT', '/api/v1/tickets', answer(200, {}))).toThrow(/not in the OpenAPI document/);
+  });
+
+  it('every documented success answer was seen above', () => {
+    const successes = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).flatMap((op) => Object.keys(op.responses).filter((s) => s.startsWith('2')).map((s) => `${op.operationId} ${s}`)),
+    );
+    expect(successes.length).toBeGreaterThan(15);
+    expect(successes.filter((s) => !checker.seen.has(s))).toEqual([]);
+  });
+});

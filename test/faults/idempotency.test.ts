@@ -1,0 +1,116 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DeskflowRun, eventually, getJson, newInstallation, postJson, type Installation } from './helpers/deskflow.ts';
+import { ProcessTracker, waitUntilGone } from './helpers/processes.ts';
+
+/**
+ * docs/contract.md §1, Idempotent writes, against a Deskflow killed mid-traffic: writers that
+ * retry every request with its key until they get an answer end up with exactly one ticket and
+ * one automation run per key, whether the request they lost had been saved or not.
+ */
+const tracker = new ProcessTracker();
+afterEach(() => tracker.killAll());
+
+let inst: Installation;
+beforeAll(async () => {
+  inst = await newInstallation();
+});
+afterAll(() => inst.remove());
+
+const WRITERS = 20;
+const TICKETS_PER_WRITER = 5;
+
+type Outcome = { key: string; ticketId: string; lostAnswers: number; replayed: boolean };
+
+/** Creates a ticket under `key`, sending it again after every lost answer or 503 until it gets one. */
+async function createWithRetries(key: string, apiKey: string, deadline: number): Promise<Outcome> {
+  let lostAnswers = 0;
+  for (;;) {
+    try {
+      const res = await fetch(`${inst.baseUrl}/api/v1/tickets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ subject: `Ticket ${key}`, customerEmail: 'casey@example.com', body: 'Hello' }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body: any = await res.json();
+      if (res.status === 201) return { key, ticketId: body.data.id, lostAnswers, replayed: res.headers.get('idempotency-replayed') === 'true' };
+      if (res.status !== 503) throw new Error(`${key}: ${res.status} ${JSON.stringify(body)}`);
+    } catch (err) {
+      if (err instanceof Error && err.message.startsWith(`${key}:`)) throw err;
+      lostAnswers += 1;
+    }
+    if (Date.now() > deadline) throw new Error(`${key}: no answer before the deadline`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('a Deskflow killed under concurrent keyed writers', () => {
+  it('ends with one ticket and one automation run per key', async () => {
+    const first = new DeskflowRun(inst, 'start', tracker);
+    const [, apiKey] = await first.waitFor(/API key \(shown once, store it now\):\s+(dfk_\S+)/);
+    await eventually('/readyz 200', async () => ((await getJson(`${inst.baseUrl}/readyz`).catch(() => ({ status: 0 }))).status === 200 ? true : undefined), 120_000);
+    const workflow = await postJson(`${inst.baseUrl}/api/workflows`, apiKey!, {
+      name: 'Tag new tickets',
+      triggerType: 'ticket_created',
+      workflowJson: {
+        nodes: [
+          { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
+          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'seen' } },
+        ],
+        edges: [{ source: 'start', target: 'tag' }],
+      },
+    });
+    expect(workflow.status).toBe(201);
+    const workflowId = workflow.body.workflow.id as string;
+    expect((await postJson(`${inst.baseUrl}/api/workflows/${workflowId}`, apiKey!, { isActive: true }, 'PATCH')).status).toBe(200);
+
+    // Writers run until done; the server is killed once a quarter of the tickets are answered.
+    const deadline = Date.now() + 180_000;
+    let answered = 0;
+    const restarted = (async () => {
+      await eventually('a quarter of the tickets answered', async () => (answered >= (WRITERS * TICKETS_PER_WRITER) / 4 ? true : undefined), 60_000);
+      const procs = first.processes();
+      process.kill(first.node().pid, 'SIGKILL');
+      await first.exited;
+      // Its PostgreSQL and dev server follow it (or the next start stops what is left).
+      await waitUntilGone(procs, 30_000);
+      const second = new DeskflowRun(inst, 'start', tracker);
+      await second.waitFor(/Deskflow API listening/);
+      return second;
+    })();
+    const outcomes = (
+      await Promise.all(
+        Array.from({ length: WRITERS }, async (_, writer) => {
+          const mine: Outcome[] = [];
+          for (let i = 0; i < TICKETS_PER_WRITER; i++) {
+            mine.push(await createWithRetries(`writer-${writer}-ticket-${i}`, apiKey!, deadline));
+            answered += 1;
+          }
+          return mine;
+        }),
+      )
+    ).flat();
+    const second = await restarted;
+
+    // Some writers lost answers to the kill; none of their retries made a second ticket.
+    expect(outcomes.some((o) => o.lostAnswers > 0)).toBe(true);
+    expect(new Set(outcomes.map((o) => o.ticketId)).size).toBe(WRITERS * TICKETS_PER_WRITER);
+    const list = await getJson(`${inst.baseUrl}/api/v1/tickets?per_page=1`, apiKey);
+    expect(list.body.pagination.total).toBe(WRITERS * TICKETS_PER_WRITER);
+
+    const executions = await eventually(
+      'every automation run finished',
+      async () => {
+        const res = await getJson(`${inst.baseUrl}/api/workflows/${workflowId}/executions?limit=200`, apiKey);
+        const all = res.body.executions as Array<{ ticketId: string; status: string }>;
+        return all.length >= WRITERS * TICKETS_PER_WRITER && all.every((e) => e.status === 'completed') ? all : undefined;
+      },
+      120_000,
+    );
+    expect(executions.map((e) => e.ticketId).sort()).toEqual(outcomes.map((o) => o.ticketId).sort());
+
+    const procs = second.processes();
+    second.signal('npm', 'SIGTERM');
+    await waitUntilGone(procs, 60_000);
+  });
+});

@@ -1,0 +1,166 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/logger.ts';
+import { OutboxRelay, type BatchDelivery, type ExpiredKeys, type PendingStarter } from '../../../src/triggers/relay.ts';
+import type { Wakeups } from '../../../src/triggers/wakeups.ts';
+
+/** Delivery that has `waiting` events and hands them out `limit` at a time, recording each call. */
+class FakeDelivery implements BatchDelivery {
+  calls: Array<{ limit: number; scope: string[] | undefined }> = [];
+  failNext = false;
+  waiting: number;
+  constructor(waiting: number) {
+    this.waiting = waiting;
+  }
+  async deliverBatch(limit: number, scope?: string[]): Promise<number> {
+    this.calls.push({ limit, scope });
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('database unavailable');
+    }
+    const claimed = Math.min(limit, this.waiting);
+    this.waiting -= claimed;
+    return claimed;
+  }
+}
+
+class FakePending implements PendingStarter {
+  calls = 0;
+  failing = false;
+  async startPending(): Promise<number> {
+    this.calls += 1;
+    if (this.failing) throw new Error('engine unavailable');
+    return 0;
+  }
+}
+
+/** `expired` keys, purged at most `limit` at a time. */
+class FakeExpiredKeys implements ExpiredKeys {
+  limits: number[] = [];
+  failing = false;
+  expired: number;
+  constructor(expired: number) {
+    this.expired = expired;
+  }
+  async purgeExpired(limit: number): Promise<number> {
+    this.limits.push(limit);
+    if (this.failing) throw new Error('database unavailable');
+    const purged = Math.min(limit, this.expired);
+    this.expired -= purged;
+    return purged;
+  }
+}
+
+class FakeWakeups implements Wakeups {
+  wake: (() => void) | null = null;
+  stopped = false;
+  start(onWake: () => void): void {
+    this.wake = onWake;
+  }
+  async stop(): Promise<void> {
+    this.stopped = true;
+  }
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+};
+
+describe('OutboxRelay', () => {
+  let delivery: FakeDelivery;
+  let pending: FakePending;
+  let wakeups: FakeWakeups;
+  let expiredKeys: FakeExpiredKeys;
+  const relay = (opts: { workspaceIds?: Set<string>; pollMs?: number; purgeEveryMs?: number } = {}) =>
+    new OutboxRelay({
+      delivery,
+      pending,
+      replies: { deliverPending: async () => 0 },
+      expiredKeys,
+      wakeups,
+      logger: createLogger('silent'),
+      batchSize: 10,
+      pollMs: opts.pollMs ?? 60_000,
+      purgeEveryMs: opts.purgeEveryMs,
+      workspaceIds: opts.workspaceIds,
+    });
+
+  beforeEach(() => {
+    delivery = new FakeDelivery(25);
+    pending = new FakePending();
+    wakeups = new FakeWakeups();
+    expiredKeys = new FakeExpiredKeys(250);
+  });
+
+  it('delivers batch after batch until one comes back short, then starts pending runs once', async () => {
+    await relay().deliverPending();
+    expect(delivery.calls.map((c) => c.limit)).toEqual([10, 10, 10]);
+    expect(delivery.waiting).toBe(0);
+    expect(pending.calls).toBe(1);
+  });
+
+  it('asks for one more batch when the last one was exactly full', async () => {
+    delivery.waiting = 20;
+    await relay().deliverPending();
+    expect(delivery.calls).toHaveLength(3);
+  });
+
+  it('limits delivery to its workspaces, read afresh on every pass', async () => {
+    const scope = new Set(['ws-1']);
+    const r = relay({ workspaceIds: scope });
+    await r.deliverPending();
+    scope.add('ws-2');
+    await r.deliverPending();
+    expect(delivery.calls[0].scope).toEqual(['ws-1']);
+    expect(delivery.calls.at(-1)!.scope).toEqual(['ws-1', 'ws-2']);
+  });
+
+  it('counts a failure to start pending runs and carries on', async () => {
+    pending.failing = true;
+    const r = relay();
+    await expect(r.deliverPending()).resolves.toBeUndefined();
+    expect(r.metrics.dispatchFailures).toBe(1);
+  });
+
+  it('makes a pass at start, and another as soon as a commit wakes it, without waiting for the poll', async () => {
+    const r = relay();
+    r.start();
+    await until(() => pending.calls === 1);
+    delivery.waiting = 3;
+    wakeups.wake!();
+    await until(() => pending.calls === 2);
+    expect(delivery.waiting).toBe(0);
+    await r.stop();
+    expect(wakeups.stopped).toBe(true);
+  });
+
+  it('survives a failed pass and tries again on the next poll', async () => {
+    delivery.failNext = true;
+    const r = relay({ pollMs: 10 });
+    r.start();
+    await until(() => delivery.waiting === 0);
+    await r.stop();
+    expect(delivery.calls.length).toBeGreaterThan(3);
+  });
+
+  it('purges expired idempotency keys batch by batch on its first pass, then not again until purgeEveryMs has passed', async () => {
+    const r = relay();
+    await r.deliverPending();
+    expect(expiredKeys.limits).toEqual([100, 100, 100]);
+    expect(expiredKeys.expired).toBe(0);
+    expiredKeys.expired = 5;
+    await r.deliverPending();
+    expect(expiredKeys.limits).toHaveLength(3);
+    expect(expiredKeys.expired).toBe(5);
+  });
+
+  it('purges on every pass when purgeEveryMs is 0, and a failed purge fails nothing else', async () => {
+    const r = relay({ purgeEveryMs: 0 });
+    expiredKeys.failing = true;
+    await expect(r.deliverPending()).resolves.toBeUndefined();
+    expiredKeys.failing = false;
+    await r.deliverPending();
+    expect(expiredKeys.expired).toBe(0);
+    expect(pending.calls).toBe(2);
+  });
+});

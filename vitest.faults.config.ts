@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:faults`: real processes (`npm run start…`, the embedded PostgreSQL, the Temporal
+ * dev server) started, signalled and killed by pid. Each test starts its own on free ports in a
+ * data directory of its own and kills whatever of them is left afterwards (test/faults/helpers).
+ * Slow by nature (every start initialises or starts a cluster), so kept out of `npm test`; one
+ * file at a time, so that the scenarios' timings do not depend on each other.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/faults/**/*.test.ts'],
+    testTimeout: 240_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+  },
+});
