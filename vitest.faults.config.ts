@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/faults/**/*.test.ts'],
+    globalSetup: ['test/faults/helpers/global-setup.ts'],
     testTimeout: 240_000,
     hookTimeout: 120_000,
     pool: 'forks',

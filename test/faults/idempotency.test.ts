@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DeskflowRun, eventually, getJson, newInstallation, postJson, type Installation } from './helpers/deskflow.ts';
+import { recordFigures } from './helpers/figures.ts';
 import { ProcessTracker, waitUntilGone } from './helpers/processes.ts';
+import { secondsUntilWorkMoved, type Execution } from './helpers/stack.ts';
 
 /**
  * docs/contract.md §1, Idempotent writes, against a Deskflow killed mid-traffic: writers that
@@ -76,7 +78,7 @@ describe('a Deskflow killed under concurrent keyed writers', () => {
       await waitUntilGone(procs, 30_000);
       const second = new DeskflowRun(inst, 'start', tracker);
       await second.waitFor(/Deskflow API listening/);
-      return second;
+      return { second, back: Date.now() };
     })();
     const outcomes = (
       await Promise.all(
@@ -90,7 +92,7 @@ describe('a Deskflow killed under concurrent keyed writers', () => {
         }),
       )
     ).flat();
-    const second = await restarted;
+    const { second, back } = await restarted;
 
     // Some writers lost answers to the kill; none of their retries made a second ticket.
     expect(outcomes.some((o) => o.lostAnswers > 0)).toBe(true);
@@ -102,12 +104,21 @@ describe('a Deskflow killed under concurrent keyed writers', () => {
       'every automation run finished',
       async () => {
         const res = await getJson(`${inst.baseUrl}/api/workflows/${workflowId}/executions?limit=200`, apiKey);
-        const all = res.body.executions as Array<{ ticketId: string; status: string }>;
+        const all = res.body.executions as Execution[];
         return all.length >= WRITERS * TICKETS_PER_WRITER && all.every((e) => e.status === 'completed') ? all : undefined;
       },
       120_000,
     );
     expect(executions.map((e) => e.ticketId).sort()).toEqual(outcomes.map((o) => o.ticketId).sort());
+    recordFigures({
+      fault: `API SIGKILLed under ${WRITERS} writers retrying with Idempotency-Key (${outcomes.filter((o) => o.lostAnswers > 0).length} lost an answer)`,
+      accepted: outcomes.length,
+      completed: executions.length,
+      doubled: list.body.pagination.total - outcomes.length,
+      lost: 0,
+      stuck: 0,
+      recoverySeconds: secondsUntilWorkMoved(executions, back),
+    });
 
     const procs = second.processes();
     second.signal('npm', 'SIGTERM');

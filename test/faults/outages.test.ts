@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { newInstallation, postJson, repoRoot, type Installation } from './helpers/deskflow.ts';
+import { newInstallation, postJson, type Installation } from './helpers/deskflow.ts';
+import { recordFigures, type FaultFigures } from './helpers/figures.ts';
 import { ProcessTracker } from './helpers/processes.ts';
 import { secondsUntilWorkMoved, Stack, type Execution } from './helpers/stack.ts';
 
@@ -10,15 +9,12 @@ import { secondsUntilWorkMoved, Stack, type Execution } from './helpers/stack.ts
  * as separate processes, each killed by pid (SIGKILL) while tickets and replies come in. Every
  * scenario ends with each automation run exactly once (one reply, one tag per ticket; none
  * lost, none doubled, none stuck) and work moving again within 10 s of the fault's end. The
- * figures are printed as a table and written to test/faults/results.md (not kept in git; the
- * README's Reliability section shows a recent one).
+ * figures are recorded for the suite's table (helpers/figures.ts).
  */
 const tracker = new ProcessTracker();
 let inst: Installation;
 let stack: Stack;
 
-type Row = { scenario: string; accepted: number; completed: number; doubled: number; lost: number; stuck: number; recoverySeconds: number | null };
-const rows: Row[] = [];
 
 beforeAll(async () => {
   inst = await newInstallation();
@@ -29,14 +25,6 @@ afterAll(async () => {
   await stack?.stop().catch(() => {});
   await tracker.killAll();
   await inst?.remove();
-  if (rows.length === 0) return;
-  const table = [
-    '| Fault | Accepted | Completed | Doubled | Lost | Stuck | Work moves again after |',
-    '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.scenario} | ${r.accepted} | ${r.completed} | ${r.doubled} | ${r.lost} | ${r.stuck} | ${r.recoverySeconds === null ? '—' : `${r.recoverySeconds.toFixed(1)} s`} |`),
-  ].join('\n');
-  console.log(`\n${table}\n`);
-  await fs.writeFile(path.join(repoRoot, 'test/faults/results.md'), `${table}\n`);
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -75,7 +63,7 @@ async function stream(prefix: string, count: number, perSecond: number): Promise
 }
 
 /** Exactly one reply and the tag on each ticket, and one completed execution per ticket. */
-async function tally(scenario: string, ticketIds: string[], tag: string, executions: Execution[], since: number | null): Promise<Row> {
+async function tally(scenario: string, ticketIds: string[], tag: string, executions: Execution[], since: number | null): Promise<FaultFigures> {
   let doubled = 0;
   let lost = 0;
   for (const id of ticketIds) {
@@ -86,8 +74,8 @@ async function tally(scenario: string, ticketIds: string[], tag: string, executi
   const perTicket = new Map<string, number>();
   for (const e of executions) perTicket.set(e.ticketId!, (perTicket.get(e.ticketId!) ?? 0) + 1);
   doubled += [...perTicket.values()].filter((n) => n > 1).length;
-  const row: Row = {
-    scenario,
+  const row: FaultFigures = {
+    fault: scenario,
     accepted: ticketIds.length,
     completed: executions.filter((e) => e.status === 'completed').length,
     doubled,
@@ -95,11 +83,11 @@ async function tally(scenario: string, ticketIds: string[], tag: string, executi
     stuck: executions.filter((e) => e.status !== 'completed').length,
     recoverySeconds: since === null ? null : secondsUntilWorkMoved(executions, since),
   };
-  rows.push(row);
+  recordFigures(row);
   return row;
 }
 
-function expectWhole(row: Row): void {
+function expectWhole(row: FaultFigures): void {
   expect({ ...row, recoverySeconds: undefined }).toEqual({ ...row, recoverySeconds: undefined, completed: row.accepted, doubled: 0, lost: 0, stuck: 0 });
   if (row.recoverySeconds !== null) expect(row.recoverySeconds).toBeLessThanOrEqual(10);
 }
