@@ -23,6 +23,12 @@ async function main(): Promise<void> {
   const mode = parseMode(process.argv[2]);
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Before anything touches the Temporal SDK (the dev server, the worker): its runtime is set once per process.
+  if (mode !== 'api') {
+    const { installTemporalRuntime } = await import('../temporal/runtime.ts');
+    installTemporalRuntime({ logger, metricsAddress: config.temporal.metricsAddress });
+    if (config.temporal.metricsAddress) logger.info('temporal worker metrics served', { address: `http://${config.temporal.metricsAddress}/metrics` });
+  }
   const shutdown = new Shutdown(logger);
   shutdown.listen();
   // Never leave the embedded database or dev server behind on a crash.
@@ -62,7 +68,18 @@ async function main(): Promise<void> {
     }
     if (mode !== 'worker') {
       const { startApiSide } = await import('./api-service.ts');
-      await startApiSide({ orm, config, logger, engine, schedules, databaseUrl: database.url, shutdown, embedded: database.embedded });
+      await startApiSide({
+        orm,
+        config,
+        logger,
+        engine,
+        schedules,
+        databaseUrl: database.url,
+        shutdown,
+        embedded: database.embedded,
+        // The worker shares this process: GET /metrics adds its metrics.
+        temporalMetricsAddress: mode === 'all' ? config.temporal.metricsAddress : undefined,
+      });
     }
     if (temporal.uiUrl) console.log(`Temporal Web UI: ${temporal.uiUrl}`);
     if (database.embedded) console.log(`Embedded data in ${config.dataDir}`);
