@@ -25,7 +25,7 @@ export function requestLog(logger: Logger, metrics: ProcessMetrics) {
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched';
+      const route = routeTemplate(ctx);
       const status = ctx.status;
       metrics.httpDuration.observe({ method: ctx.method, route, status: String(status) }, seconds);
       logger.info('request', {
@@ -38,4 +38,17 @@ export function requestLog(logger: Logger, metrics: ProcessMetrics) {
       });
     }
   };
+}
+
+type RouteLayer = { path: string | RegExp; methods: string[] };
+
+/**
+ * The template of the route that matched the request (`/api/v1/tickets/:id`), from the layers
+ * the routers matched. Not `ctx._matchedRoute`: each middleware layer of a router (the API key
+ * check) overwrites that with its own pattern as it runs, so a request it refuses would carry it.
+ */
+function routeTemplate(ctx: Context): string {
+  const layers = (ctx as Context & { matched?: RouteLayer[] }).matched ?? [];
+  const route = layers.findLast((layer) => layer.methods.includes(ctx.method) && typeof layer.path === 'string');
+  return route ? (route.path as string) : 'unmatched';
 }
