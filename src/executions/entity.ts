@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { countTriggers } from '../common/count-triggers.ts';
 import { primaryId } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 import { Workflow } from '../workflows/entity.ts';
@@ -34,18 +35,8 @@ const ExecutionSchema = defineEntity({
     error: p.text().nullable(),
   },
   uniques: [{ name: 'executions_event_workflow_unique', properties: ['eventId', 'workflow'] }],
-  // Keep execution_counts (src/executions/counts.ts). Created with their function by a migration;
-  // declared here so that the schema diff keeps them.
-  triggers: (['insert', 'update', 'delete'] as const).map((event) => ({
-    name: `executions_count_${event}`,
-    timing: 'after' as const,
-    events: [event],
-    forEach: 'statement' as const,
-    expression:
-      `create trigger "executions_count_${event}" after ${event} on "executions" referencing ` +
-      (event === 'insert' ? 'new table as "new_executions"' : event === 'delete' ? 'old table as "old_executions"' : 'old table as "old_executions" new table as "new_executions"') +
-      ' for each statement execute function "deskflow_count_executions"()',
-  })),
+  // Keep execution_counts (src/executions/counts.ts).
+  triggers: countTriggers('executions', 'deskflow_count_executions'),
   indexes: [
     {
       name: 'executions_workflow_started_idx',

@@ -1,43 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import { eventually, engineWorkspace, finishedExecutions, openTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
 import { freePort } from '../helpers/ports.ts';
+import { spawnWorker } from '../helpers/worker-process.ts';
 
 // README "Observability": with TEMPORAL_METRICS_PORT the Temporal SDK serves the worker's own
 // metrics (temporal_…) in Prometheus format, and GET /metrics of a process that also runs the
 // worker adds them. The worker runs in a process of its own here, its runtime installed as the
 // server installs it (the test process has one already, and a process has only one).
-
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'worker-process.ts');
-
-function spawnWorker(app: EngineApp, metricsAddress: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [fixture], {
-    env: {
-      ...process.env,
-      DATABASE_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: app.temporal.address,
-      TASK_QUEUE: app.taskQueue,
-      WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
-      TEMPORAL_METRICS_ADDRESS: metricsAddress,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/^ready$/m.test(output)) resolve(child);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}) before it was ready:\n${output}`)));
-  });
-}
 
 let app: EngineApp;
 let child: ChildProcess | null = null;
@@ -45,7 +19,7 @@ let metricsPort: number;
 beforeAll(async () => {
   app = await startEngineApp({ worker: false });
   metricsPort = await freePort();
-  child = await spawnWorker(app, `127.0.0.1:${metricsPort}`);
+  child = await spawnWorker(app, { TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${metricsPort}` });
 });
 afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) {

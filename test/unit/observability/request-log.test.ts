@@ -2,8 +2,8 @@ import type { Context } from 'koa';
 import { Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.ts';
-import type { ProcessMetrics } from '../../../src/http/metrics.ts';
-import { requestLog } from '../../../src/http/request-log.ts';
+import type { ProcessMetrics } from '../../../src/observability/metrics.ts';
+import { requestLog } from '../../../src/observability/request-log.ts';
 
 /** A request as Koa hands it to the middleware, with what the router and the routes would leave on it. */
 function fakeContext(request: { method: string; path: string; headers?: Record<string, string> }) {

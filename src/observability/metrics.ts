@@ -8,12 +8,12 @@ import { sql } from '../common/sql.ts';
 import { countExecutionsByStatus } from '../executions/counts.ts';
 import { EXECUTION_STATUSES } from '../executions/entity.ts';
 import type { Logger } from '../logger.ts';
-import { operation } from './operation.ts';
-import type { AppState } from './state.ts';
+import { operation } from '../http/operation.ts';
+import type { AppState } from '../http/state.ts';
 
 export type ProcessMetrics = {
   registry: Registry;
-  /** Observed once per request by src/http/request-log.ts. */
+  /** Observed once per request by src/observability/request-log.ts. */
   httpDuration: Histogram<'method' | 'route' | 'status'>;
 };
 
