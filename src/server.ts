@@ -26,7 +26,13 @@ async function main(): Promise<void> {
   // Before anything touches the Temporal SDK (the dev server, the worker): its runtime is set once per process.
   if (mode !== 'api') {
     const { installTemporalRuntime } = await import('../temporal/runtime.ts');
-    installTemporalRuntime({ logger, metricsAddress: config.temporal.metricsAddress });
+    try {
+      installTemporalRuntime({ logger, metricsAddress: config.temporal.metricsAddress });
+    } catch (err) {
+      // A taken TEMPORAL_METRICS_PORT, before anything has started.
+      console.error(`Deskflow could not start: ${err instanceof Error ? err.message : String(err)} (TEMPORAL_METRICS_PORT ${config.temporal.metricsAddress})`);
+      process.exit(1);
+    }
     if (config.temporal.metricsAddress) logger.info('temporal worker metrics served', { address: `http://${config.temporal.metricsAddress}/metrics` });
   }
   const shutdown = new Shutdown(logger);
