@@ -25,6 +25,8 @@ export async function startApiSide(deps: {
   shutdown: Shutdown;
   /** On the embedded PostgreSQL a first start creates a workspace and prints its key. */
   embedded: boolean;
+  /** `host:port` of the Temporal SDK's metrics exporter of this process's worker, added to GET /metrics. */
+  temporalMetricsAddress?: string;
 }): Promise<void> {
   const { orm, config, shutdown, engine } = deps;
   if (deps.embedded) await createDefaultWorkspace(orm, config);
@@ -38,6 +40,7 @@ export async function startApiSide(deps: {
     keys,
     readiness: [{ name: 'temporal', check: () => engine.ping() }],
     stopping: () => shutdown.stopping,
+    temporalMetricsUrl: deps.temporalMetricsAddress && `http://${deps.temporalMetricsAddress.replace(/^0\.0\.0\.0:/, '127.0.0.1:').replace(/^\[::\]:/, '[::1]:')}/metrics`,
   });
   await shutdown.start('http', () => listen(app, config), closeServer);
   console.log(`Deskflow API listening on http://localhost:${config.port}`);

@@ -9,7 +9,8 @@ import { RateLimiter } from './http/rate-limit.ts';
 import type { AppState } from './http/state.ts';
 import { lookupKeys, type KeyAuthenticator } from './workspaces/key-cache.ts';
 import { databaseCheck, healthRoutes, passes, type ReadinessCheck } from './http/health.ts';
-import { metricsRoutes } from './http/metrics.ts';
+import { metricsRoutes, processMetrics } from './observability/metrics.ts';
+import { requestLog } from './observability/request-log.ts';
 import { openApiDocument, type OpenApiDocument } from './openapi/document.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { createServices } from './services.ts';
@@ -36,6 +37,8 @@ export type AppDeps = {
   readiness?: ReadinessCheck[];
   /** True once the process shuts down: /readyz answers 503 from then on. */
   stopping?: () => boolean;
+  /** The Temporal SDK's metrics exporter of a worker in this process, added to GET /metrics. */
+  temporalMetricsUrl?: string;
 };
 
 /** Builds the HTTP application; never listens (server.ts and the tests do). */
@@ -45,6 +48,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const limiter = new RateLimiter(deps.config.rateLimit);
 
   const database = databaseCheck(deps.orm);
+  app.use(requestLog(deps.logger, processMetrics()));
   app.use(errorHandler(deps.logger, { databaseAnswers: () => passes(database, 2_000) }));
   app.use(async (ctx, next) => {
     ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger });
@@ -53,7 +57,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   const health = healthRoutes(deps.orm, deps.readiness ?? [], deps.stopping);
   app.use(health.routes());
-  if (deps.config.metricsToken) app.use(metricsRoutes(deps.orm, deps.config.metricsToken).routes());
+  if (deps.config.metricsToken) {
+    app.use(metricsRoutes(deps.orm, { token: deps.config.metricsToken, logger: deps.logger, temporalMetricsUrl: deps.temporalMetricsUrl }).routes());
+  }
   // Generated from the routers mounted here, once all are (src/http/operation.ts says how a route describes itself).
   let document: OpenApiDocument | undefined;
   app.use(openApiRoutes(() => (document ??= openApiDocument(app))).routes());

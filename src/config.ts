@@ -28,6 +28,8 @@ const envSchema = z.object({
   TEMPORAL_CLI_PATH: optionalString,
   TEMPORAL_DEV_PORT: port(7233),
   TEMPORAL_UI_PORT: port(8233),
+  TEMPORAL_METRICS_PORT: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
+  TEMPORAL_METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(200),
   RATE_LIMIT_BURST: z.coerce.number().min(0).default(2000),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
@@ -54,6 +56,8 @@ export type Config = {
     cliPath: string | undefined;
     devPort: number;
     uiPort: number;
+    /** `host:port` of the Temporal SDK's Prometheus exporter (worker metrics); unset, it is off. */
+    metricsAddress: string | undefined;
   };
   rateLimit: { perSecond: number; burst: number };
   dbPoolMax: number;
@@ -88,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cliPath: e.TEMPORAL_CLI_PATH,
       devPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
+      metricsAddress: e.TEMPORAL_METRICS_PORT === undefined ? undefined : `${hostPart(e.TEMPORAL_METRICS_HOST)}:${e.TEMPORAL_METRICS_PORT}`,
     },
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
     dbPoolMax: e.DB_POOL_MAX,
@@ -96,3 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
   };
 }
+
+/** An IPv6 address goes in brackets before a port. */
+const hostPart = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);

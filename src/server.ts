@@ -23,6 +23,18 @@ async function main(): Promise<void> {
   const mode = parseMode(process.argv[2]);
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Before anything touches the Temporal SDK (the dev server, the worker): its runtime is set once per process.
+  if (mode !== 'api') {
+    const { installTemporalRuntime } = await import('../temporal/runtime.ts');
+    try {
+      installTemporalRuntime({ logger, metricsAddress: config.temporal.metricsAddress });
+    } catch (err) {
+      // A taken TEMPORAL_METRICS_PORT, before anything has started.
+      console.error(`Deskflow could not start: ${err instanceof Error ? err.message : String(err)} (TEMPORAL_METRICS_PORT ${config.temporal.metricsAddress})`);
+      process.exit(1);
+    }
+    if (config.temporal.metricsAddress) logger.info('temporal worker metrics served', { address: `http://${config.temporal.metricsAddress}/metrics` });
+  }
   const shutdown = new Shutdown(logger);
   shutdown.listen();
   // Never leave the embedded database or dev server behind on a crash.
@@ -62,7 +74,18 @@ async function main(): Promise<void> {
     }
     if (mode !== 'worker') {
       const { startApiSide } = await import('./api-service.ts');
-      await startApiSide({ orm, config, logger, engine, schedules, databaseUrl: database.url, shutdown, embedded: database.embedded });
+      await startApiSide({
+        orm,
+        config,
+        logger,
+        engine,
+        schedules,
+        databaseUrl: database.url,
+        shutdown,
+        embedded: database.embedded,
+        // The worker shares this process: GET /metrics adds its metrics.
+        temporalMetricsAddress: mode === 'all' ? config.temporal.metricsAddress : undefined,
+      });
     }
     if (temporal.uiUrl) console.log(`Temporal Web UI: ${temporal.uiUrl}`);
     if (database.embedded) console.log(`Embedded data in ${config.dataDir}`);

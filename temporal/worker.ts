@@ -1,10 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { Logger } from '../src/logger.ts';
 import type { WorkflowEngine } from '../src/executions/engine.ts';
 import { createActivities } from './activities/index.ts';
 import { prebuiltBundle } from './bundle.ts';
 import { tlsOptions, type TemporalSettings } from './client.ts';
+import { ensureTemporalRuntime } from './runtime.ts';
 
 export type WorkerDeps = {
   orm: MikroORM;
@@ -24,7 +25,8 @@ export type RunningWorker = { worker: Worker; stop: () => Promise<void> };
 
 /** Starts a worker that runs runGraph and its activities until stop() is called. */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
-  quietRuntime();
+  // The process entry installs the runtime first (src/server.ts); a worker started elsewhere gets one with its logger.
+  ensureTemporalRuntime(deps.logger);
   const connection = await NativeConnection.connect({
     address: deps.temporal.address,
     ...(deps.temporal.apiKey ? { apiKey: deps.temporal.apiKey } : {}),
@@ -59,22 +61,4 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       await connection.close();
     },
   };
-}
-
-let runtimeInstalled = false;
-
-/**
- * The SDK logs worker state changes at INFO to stdout; keep its warnings and errors only. By
- * default the runtime also stops workers on SIGINT, SIGTERM, SIGQUIT and SIGUSR2 by itself,
- * racing the process's own ordered shutdown (and taking over SIGQUIT and SIGUSR2): the
- * process that hosts the worker owns its signals and calls stop().
- */
-function quietRuntime(): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-  } catch {
-    /* already installed by the host process */
-  }
 }

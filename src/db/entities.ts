@@ -5,8 +5,9 @@ import { Message } from '../messages/entity.ts';
 import { OutboxEvent } from '../events/entity.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
 import { Execution, ExecutionStep } from '../executions/entity.ts';
+import { ExecutionCount } from '../executions/counts.ts';
 import { ReplySignal } from '../triggers/entity.ts';
 import { IdempotencyKey } from '../idempotency/entity.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey];
+export const entities = [Workspace, ApiKey, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount];

@@ -40,6 +40,11 @@ const OutboxEventSchema = defineEntity({
       name: 'outbox_events_undelivered_idx',
       expression: 'create index "outbox_events_undelivered_idx" on "outbox_events" ("created_at") where "delivered_at" is null',
     },
+    // Counts the deliveries the loop guard stopped for GET /metrics without reading the table.
+    {
+      name: 'outbox_events_loop_guard_idx',
+      expression: 'create index "outbox_events_loop_guard_idx" on "outbox_events" ("created_at") where "last_error" like \'loop guard:%\'',
+    },
   ],
 });
 export class OutboxEvent extends OutboxEventSchema.class {}

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { countTriggers } from '../common/count-triggers.ts';
 import { primaryId } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 import { Workflow } from '../workflows/entity.ts';
@@ -34,6 +35,8 @@ const ExecutionSchema = defineEntity({
     error: p.text().nullable(),
   },
   uniques: [{ name: 'executions_event_workflow_unique', properties: ['eventId', 'workflow'] }],
+  // Keep execution_counts (src/executions/counts.ts).
+  triggers: countTriggers('executions', 'deskflow_count_executions'),
   indexes: [
     {
       name: 'executions_workflow_started_idx',

@@ -20,9 +20,9 @@ export function errorHandler(logger: Logger, opts: { databaseAnswers?: () => Pro
       let appError = toAppError(err, ctx);
       if (!appError && opts.databaseAnswers && !(await opts.databaseAnswers())) appError = databaseUnavailable();
       if (!appError) {
-        logger.error('unhandled error', { method: ctx.method, path: ctx.path, error: describe(err) });
+        logger.error('unhandled error', { method: ctx.method, path: ctx.path, requestId: ctx.state.requestId, error: describe(err) });
       } else if (appError.status === 503) {
-        logger.warn('dependency unavailable', { method: ctx.method, path: ctx.path, error: describe(err) });
+        logger.warn('dependency unavailable', { method: ctx.method, path: ctx.path, requestId: ctx.state.requestId, error: describe(err) });
       }
       const error = appError ?? new AppError(500, 'internal_error', 'An unexpected error occurred.');
       ctx.status = error.status;

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { countTriggers } from '../common/count-triggers.ts';
 import { BaseEntity } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 import { PRIORITIES, RESOLUTION_TYPES, SOURCES, STATUSES } from './values.ts';
@@ -23,18 +24,8 @@ const TicketSchema = defineEntity({
     messageSeq: p.integer().default(0),
     updatedAt: p.datetime(3).onCreate((t: { createdAt?: Date }) => t.createdAt ?? new Date()),
   },
-  // Keep ticket_counts (src/tickets/counts.ts). Created with their function by a migration;
-  // declared here so that the schema diff keeps them.
-  triggers: (['insert', 'update', 'delete'] as const).map((event) => ({
-    name: `tickets_count_${event}`,
-    timing: 'after' as const,
-    events: [event],
-    forEach: 'statement' as const,
-    expression:
-      `create trigger "tickets_count_${event}" after ${event} on "tickets" referencing ` +
-      (event === 'insert' ? 'new table as "new_tickets"' : event === 'delete' ? 'old table as "old_tickets"' : 'old table as "old_tickets" new table as "new_tickets"') +
-      ' for each statement execute function "deskflow_count_tickets"()',
-  })),
+  // Keep ticket_counts (src/tickets/counts.ts).
+  triggers: countTriggers('tickets', 'deskflow_count_tickets'),
   indexes: [
     { name: 'tickets_workspace_created_idx', expression: 'create index "tickets_workspace_created_idx" on "tickets" ("workspace_id", "created_at" desc, "id" desc)' },
     { name: 'tickets_workspace_status_created_idx', expression: 'create index "tickets_workspace_status_created_idx" on "tickets" ("workspace_id", "status", "created_at" desc, "id" desc)' },

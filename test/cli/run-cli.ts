@@ -12,7 +12,7 @@ export type CliResult = { code: number | null; signal: NodeJS.Signals | null; st
  * still running after `timeoutMs` is killed and the call fails: the CLI must never hang.
  */
 export function runNode(
-  entry: 'src/cli/admin.ts' | 'src/cli/migrate.ts' | 'src/cli/temporal-setup.ts',
+  entry: 'src/cli/admin.ts' | 'src/cli/migrate.ts' | 'src/cli/temporal-setup.ts' | 'src/server.ts',
   args: string[],
   env: Record<string, string | undefined> = {},
   timeoutMs = 60_000,

@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   activeWorkflow,
   engineWorkspace,
@@ -14,14 +12,13 @@ import {
   stepOf,
   type EngineApp,
 } from '../helpers/engine.ts';
+import { spawnWorker } from '../helpers/worker-process.ts';
 
 // docs/contract.md §5/§8: a worker that dies mid-action loses nothing and doubles nothing. The worker
 // runs in a process of its own and is SIGKILLed while its http_request is in flight; a fresh
 // worker retries the action (same Idempotency-Key) and the run completes, its reply sent once.
 // Temporal retries the killed activity only after its start-to-close timeout (15 s for
 // http_request), and the workflow task waits out the dead worker's sticky queue: allow a minute.
-
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'worker-process.ts');
 
 /** A receiver of the workflow's webhook: holds the first request open (the worker dies meanwhile), answers the rest. */
 function startReceiver() {
@@ -38,30 +35,6 @@ function startReceiver() {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
   });
   return { server, keys, arrived };
-}
-
-function spawnWorker(app: EngineApp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [fixture], {
-    env: {
-      ...process.env,
-      DATABASE_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: app.temporal.address,
-      TASK_QUEUE: app.taskQueue,
-      WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
-      DESKFLOW_HTTP_ALLOW: '127.0.0.1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/^ready$/m.test(output)) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}) before it was ready:\n${output}`)));
-  });
 }
 
 let app: EngineApp;
@@ -96,7 +69,7 @@ describe('a worker killed in the middle of an action', () => {
         { source: 'notify', target: 'reply' },
       ],
     );
-    child = await spawnWorker(app);
+    child = await spawnWorker(app, { DESKFLOW_HTTP_ALLOW: '127.0.0.1' });
     const ticketId = await openTicket(api);
 
     await receiver.arrived; // the action is in flight in the worker process
