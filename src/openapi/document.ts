@@ -8,6 +8,7 @@ import { jsonBodyOf, type JsonBodyRule } from '../http/body.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import { errorEnvelope, errorSchema, describeCodes } from './errors.ts';
 import { isUndocumented, specOf, type OperationSpec } from '../http/operation.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REPLAYED_HEADER } from '../idempotency/schema.ts';
 
 type Layer = Router['stack'][number];
 
@@ -101,6 +102,17 @@ const queryParameters: NonNullable<CreateDocumentOptions['override']> = ({ jsonS
   if (zodSchema instanceof z.ZodDefault) jsonSchema.default = zodSchema.def.defaultValue;
 };
 
+/** Every answer carries the request's id (the caller's when it sent a sane one): quote it when reporting a problem. */
+const requestIdHeader = z.object({
+  'X-Request-Id': z.string().meta({ description: 'The id of this request, as in its log line: the one sent, when it was 1-128 visible ASCII characters, else a new UUID.' }),
+});
+const requestIdParam = z.object({
+  'X-Request-Id': z.string().min(1).max(128).optional().meta({ description: 'An id of the caller\'s for this request, echoed and logged (1-128 visible ASCII characters; otherwise one is made).' }),
+});
+const idempotencyReplayedHeader = z.object({
+  [IDEMPOTENCY_REPLAYED_HEADER]: z.literal('true').optional().meta({ description: 'Present when this is the stored answer to an earlier request with the same Idempotency-Key.' }),
+});
+
 function operationObject(route: MountedRoute): ZodOpenApiOperationObject {
   const { spec } = route;
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -114,20 +126,23 @@ function operationObject(route: MountedRoute): ZodOpenApiOperationObject {
   if (spec.query) codes.add('validation_failed');
   if (pathParams.length > 0) codes.add('not_found');
 
+  const keyed = spec.headers?.shape[IDEMPOTENCY_KEY_HEADER] !== undefined;
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, r] of Object.entries(spec.responses)) {
     responses[status] = {
       description: r.description,
       ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: r.schema } } } : {}),
-      ...(r.headers ? { headers: r.headers } : {}),
+      headers: requestIdHeader.extend({ ...(keyed ? idempotencyReplayedHeader.shape : {}), ...r.headers?.shape }),
     };
   }
   for (const [status, group] of Object.entries(groupByStatus(codes))) {
     responses[status] = {
       description: describeCodes(group, limit),
       content: { 'application/json': { schema: errorEnvelope(group) } },
-      ...(status === '401' ? { headers: z.object({ 'WWW-Authenticate': z.literal('Bearer').optional() }) } : {}),
-      ...(status === '429' ? { headers: z.object({ 'Retry-After': z.string().meta({ description: 'Whole seconds to wait, at least 1.' }) }) } : {}),
+      headers: requestIdHeader.extend({
+        ...(status === '401' ? { 'WWW-Authenticate': z.literal('Bearer').optional() } : {}),
+        ...(status === '429' ? { 'Retry-After': z.string().meta({ description: 'Whole seconds to wait, at least 1.' }) } : {}),
+      }),
     };
   }
 
@@ -138,7 +153,7 @@ function operationObject(route: MountedRoute): ZodOpenApiOperationObject {
     ...(spec.description ? { description: spec.description } : {}),
     tags: [spec.tag ?? defaultTag(route.path)],
     security: route.apiKey ? [{ apiKey: [] }] : spec.security === 'metricsToken' ? [{ metricsToken: [] }] : [],
-    requestParams: { ...(path ? { path } : {}), ...(spec.query ? { query: spec.query } : {}), ...(spec.headers ? { header: spec.headers } : {}) },
+    requestParams: { ...(path ? { path } : {}), ...(spec.query ? { query: spec.query } : {}), header: requestIdParam.extend(spec.headers?.shape ?? {}) },
     ...(hasBody
       ? {
           requestBody: {

@@ -116,6 +116,25 @@ describe('GET /openapi.json', () => {
     expect(open.sort()).toEqual(['GET /docs', 'GET /healthz', 'GET /metrics', 'GET /openapi.json', 'GET /readyz', 'POST /api/workflows/{id}/webhook']);
   });
 
+  it('documents X-Request-Id on every answer, and Idempotency-Replayed where Idempotency-Key is taken', async () => {
+    type Op = { parameters?: Array<{ in: string; name: string }>; responses: Record<string, { headers?: Record<string, unknown> }> };
+    const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item as Record<string, Op>).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
+    for (const { name, op } of ops) {
+      expect(op.parameters?.some((p) => p.in === 'header' && p.name === 'X-Request-Id'), name).toBe(true);
+      for (const [status, response] of Object.entries(op.responses)) expect(Object.keys(response.headers ?? {}), `${name} ${status}`).toContain('X-Request-Id');
+      const keyed = op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key') ?? false;
+      const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
+      for (const [status, response] of success) expect(Object.keys(response.headers ?? {}).includes('Idempotency-Replayed'), `${name} ${status}`).toBe(keyed);
+    }
+    expect(ops.filter(({ op }) => op.parameters?.some((p) => p.name === 'Idempotency-Key')).map((o) => o.name).sort()).toEqual([
+      'POST /api/v1/tickets',
+      'POST /api/v1/tickets/{id}/messages',
+      'POST /api/workflows/{id}/trigger',
+    ]);
+    const res = await fetch(`${app.baseUrl}/openapi.json`, { headers: { 'x-request-id': 'my-trace-42' } });
+    expect(res.headers.get('x-request-id')).toBe('my-trace-42');
+  });
+
   it('documents the request bodies the routes validate: required fields and no others', async () => {
     const ws = await createWorkspace(app.orm);
     const api = client(app.baseUrl, ws.key);
