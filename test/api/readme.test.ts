@@ -7,8 +7,8 @@ import { createWorkspace, startTestApp, type TestApp } from '../helpers/app.ts';
 import { repoRoot } from '../cli/run-cli.ts';
 
 /**
- * The README's webhook example, run as a reader runs it: its shell blocks in order (set-up,
- * a ticket, the webhook workflow, then the Node.js sender), in one bash, against a real server.
+ * The README's examples, run as a reader runs them: their shell blocks in order, in one bash,
+ * against a real server.
  */
 const blocks = [...fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const block = (what: string, test: (text: string) => boolean) => {
@@ -43,5 +43,25 @@ describe('README', () => {
     expect(stdout).toMatch(/202 \{\s+execution: \{/);
     expect(stdout).toContain(`ticketId: '${ticket}'`);
     expect(stdout).toContain("triggeredBy: 'webhook'");
+  });
+
+  it('the dry run and the backtest run as written after the shell steps', async () => {
+    const { key } = await createWorkspace(app.orm);
+    const script = [
+      block('the set-up', (b) => b.includes('export DESKFLOW_KEY=')),
+      `DESKFLOW_KEY='${key}'`,
+      `BASE='${app.baseUrl}'`,
+      block('a ticket', (b) => b.startsWith('TICKET=$(')),
+      // The ticket becomes pending: a ticket_updated event for the backtest to find.
+      block('an update', (b) => b.startsWith('curl -s -X PATCH "$BASE/api/v1/tickets/$TICKET"')),
+      'echo',
+      block('the dry run and the backtest', (b) => b.startsWith('CLOSER=$(')),
+    ].join('\n');
+    const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: repoRoot, timeout: 60_000 });
+    const dryRun = JSON.parse(stdout.split('\n').find((line) => line.startsWith('{"dryRun"'))!).dryRun;
+    expect(dryRun.steps.map((s: { nodeId: string }) => s.nodeId)).toEqual(['updated', 'to-pending', 'close', 'tell']);
+    expect(dryRun.changes.status).toEqual({ from: 'pending', to: 'closed' });
+    expect(dryRun.outbound).toEqual([{ nodeId: 'tell', type: 'send_reply', to: 'casey@example.com', body: 'Hi Casey, we closed "Printer on fire".' }]);
+    expect(stdout).toContain('1 of 1 updates would have acted: {"set_status":1,"send_reply":1}');
   });
 });
