@@ -23,20 +23,28 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+/** The set-up and a ticket, then `steps`, in one bash with a new workspace's key; its standard output. */
+async function runAsReader(steps: string[]): Promise<string> {
+  const { key } = await createWorkspace(app.orm);
+  const script = [
+    block('the set-up', (b) => b.includes('export DESKFLOW_KEY=')),
+    // What the reader pastes into the set-up: their key, and here the test server's address.
+    `DESKFLOW_KEY='${key}'`,
+    `BASE='${app.baseUrl}'`,
+    block('a ticket', (b) => b.startsWith('TICKET=$(')),
+    ...steps,
+  ].join('\n');
+  const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: repoRoot, timeout: 60_000 });
+  return stdout;
+}
+
 describe('README', () => {
   it('the Node.js webhook sender runs as written after the shell steps', async () => {
-    const { key } = await createWorkspace(app.orm);
-    const script = [
-      block('the set-up', (b) => b.includes('export DESKFLOW_KEY=')),
-      // What the reader pastes into the set-up: their key, and here the test server's address.
-      `DESKFLOW_KEY='${key}'`,
-      `BASE='${app.baseUrl}'`,
-      block('a ticket', (b) => b.startsWith('TICKET=$(')),
+    const stdout = await runAsReader([
       block('the webhook workflow', (b) => b.startsWith('HOOK=$(')),
       block('the Node.js sender', (b) => b.includes('node --input-type=module')),
       'echo "ticket=$TICKET"',
-    ].join('\n');
-    const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: repoRoot, timeout: 60_000 });
+    ]);
     const ticket = /^ticket=(\S+)$/m.exec(stdout)?.[1];
     expect(ticket).toMatch(/^[0-9a-f-]{36}$/);
     // The signed request was accepted and names the ticket the shell steps created.
@@ -46,18 +54,12 @@ describe('README', () => {
   });
 
   it('the dry run and the backtest run as written after the shell steps', async () => {
-    const { key } = await createWorkspace(app.orm);
-    const script = [
-      block('the set-up', (b) => b.includes('export DESKFLOW_KEY=')),
-      `DESKFLOW_KEY='${key}'`,
-      `BASE='${app.baseUrl}'`,
-      block('a ticket', (b) => b.startsWith('TICKET=$(')),
+    const stdout = await runAsReader([
       // The ticket becomes pending: a ticket_updated event for the backtest to find.
       block('an update', (b) => b.startsWith('curl -s -X PATCH "$BASE/api/v1/tickets/$TICKET"')),
       'echo',
       block('the dry run and the backtest', (b) => b.startsWith('CLOSER=$(')),
-    ].join('\n');
-    const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: repoRoot, timeout: 60_000 });
+    ]);
     const dryRun = JSON.parse(stdout.split('\n').find((line) => line.startsWith('{"dryRun"'))!).dryRun;
     expect(dryRun.steps.map((s: { nodeId: string }) => s.nodeId)).toEqual(['updated', 'to-pending', 'close', 'tell']);
     expect(dryRun.changes.status).toEqual({ from: 'pending', to: 'closed' });
