@@ -92,8 +92,8 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
     steps.push(step);
     switch (action.actionType) {
       case 'delay': {
-        const ms = action.seconds !== undefined ? action.seconds * 1000 : (parseIsoInstant(action.until) ?? 0) - opts.now.getTime();
-        step.waitSeconds = Math.max(0, Math.ceil(ms / 1000));
+        // An instant in the past does not wait.
+        step.waitSeconds = action.seconds ?? Math.max(0, Math.ceil(((parseIsoInstant(action.until) ?? 0) - opts.now.getTime()) / 1000));
         return undefined;
       }
       case 'wait_for_reply':

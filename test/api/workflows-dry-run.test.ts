@@ -114,6 +114,25 @@ describe('POST /api/workflows/:id/dry-run', () => {
     });
   });
 
+  it('visits both branches of a fan-out, then their join once', async () => {
+    const workflow = await createWorkflow(api, {
+      triggerType: 'ticket_created',
+      workflowJson: graph(
+        [
+          triggerNode('ticket_created', 'created'),
+          actionNode('raise', { actionType: 'set_priority', priority: 'high' }),
+          actionNode('tag', { actionType: 'add_tag', tag: 'hot' }),
+          actionNode('reply', { actionType: 'send_reply', body: 'Priority {{ticket.priority}}, tags {{ticket.tags}}.' }),
+        ],
+        [edge('created', 'raise'), edge('created', 'tag'), edge('raise', 'reply'), edge('tag', 'reply')],
+      ),
+    });
+    const ticket = await createTicket(api);
+    const res = await dryRun(workflow.id, { ticketId: ticket.id });
+    expect(res.body.dryRun.steps.map((s: Json) => s.nodeId)).toEqual(['created', 'raise', 'tag', 'reply']);
+    expect(res.body.dryRun.outbound[0].body).toBe('Priority high, tags hot.');
+  });
+
   it('dry-runs an inactive workflow, and an active one alike', async () => {
     const workflow = await createWorkflow(api, { triggerType: 'ticket_created', workflowJson: urgentGraph });
     const ticket = await createTicket(api, { subject: 'urgent' });
@@ -227,6 +246,14 @@ describe('POST /api/workflows/:id/dry-run', () => {
       const seconds = res.body.dryRun.steps[1].waitSeconds;
       expect(seconds).toBeGreaterThan(3 * 86_400 - 60);
       expect(seconds).toBeLessThanOrEqual(3 * 86_400);
+    });
+
+    it('a delay until a past date reports no wait', async () => {
+      const workflow = await createWorkflow(api, {
+        triggerType: 'manual',
+        workflowJson: graph([triggerNode('manual', 'go'), actionNode('later', { actionType: 'delay', until: '2020-01-01T00:00:00Z' })], [edge('go', 'later')]),
+      });
+      expect((await dryRun(workflow.id, {})).body.dryRun.steps[1].waitSeconds).toBe(0);
     });
   });
 
