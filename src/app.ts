@@ -19,6 +19,7 @@ import { messageRoutes } from './messages/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
 import { executionRoutes } from './executions/routes.ts';
 import { triggerRoutes } from './triggers/routes.ts';
+import { dryRunRoutes } from './dry-runs/routes.ts';
 import { webhookRoutes } from './triggers/webhook-routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   workflows.use(requireKey);
   workflows.use(workflowRoutes().routes());
   workflows.use(triggerRoutes().routes());
+  workflows.use(dryRunRoutes().routes());
   workflows.use(executionRoutes().routes());
   app.use(workflows.routes());
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DryRunService } from './dry-runs/service.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import { ExecutionService } from './executions/service.ts';
 import { IdempotencyService } from './idempotency/service.ts';
@@ -48,6 +49,7 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     dispatcher,
     triggers: new TriggerService({ tickets, dispatcher }),
     idempotency: new IdempotencyService(em),
+    dryRuns: new DryRunService(em),
   };
 }
 

@@ -36,6 +36,8 @@ const OutboxEventSchema = defineEntity({
   ],
   indexes: [
     { name: 'outbox_events_ticket_type_created_idx', properties: ['ticketId', 'type', 'createdAt'] },
+    // Backtests read a workspace's events of one type in a time window, oldest first, in keyset pages.
+    { name: 'outbox_events_workspace_type_created_idx', properties: ['workspace', 'type', 'createdAt', 'id'] },
     {
       name: 'outbox_events_undelivered_idx',
       expression: 'create index "outbox_events_undelivered_idx" on "outbox_events" ("created_at") where "delivered_at" is null',

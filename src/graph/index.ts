@@ -55,6 +55,7 @@ export { getPath } from './paths.ts';
 export { renderAction, renderTemplate, renderTemplateDeep, templatePaths } from './template.ts';
 export { GraphWalker, findTriggerNode, isBranchingNode, nodeById, outcomeEdges } from './walker.ts';
 export { walkToFirstAction, type PassedStep } from './prefix.ts';
+export { walk } from './walk.ts';
 export { cronProblem } from './cron.ts';
 export { MAX_PROGRAM_SIZE, patternProblem } from './regex.ts';
 export { isValidTimeZone } from './validate-trigger.ts';

@@ -6,25 +6,15 @@ import { recordEvent } from '../events/outbox.ts';
 import type { AssigneeDirectory } from './assignees.ts';
 import { ticketContext } from './context.ts';
 import { countTickets } from './counts.ts';
+import type { TicketStatus } from './values.ts';
 import { insertTicket, pageOfTickets, readTicket, updateTicket, type TicketRecord } from './store.ts';
-import { resolutionAfter } from './policy.ts';
+import { applyTicketChange, type TicketChange } from './change.ts';
 import type { CreateTicketInput } from './schema.ts';
-import type { ResolutionType, TicketPriority, TicketStatus } from './values.ts';
 
-/** A change to a ticket, from the API or from a workflow action. */
-export type TicketChange = {
-  status?: TicketStatus;
-  priority?: TicketPriority;
-  assignedTo?: string;
-  resolutionType?: ResolutionType;
-  addTags?: string[];
-  removeTags?: string[];
-};
+export type { TicketChange } from './change.ts';
 
 /** Writes a new ticket's first message in the transaction of `em` (the messages module does it). */
 export type InitialMessageWriter = (em: EntityManager, ticket: TicketRecord, message: { body: string; senderEmail: string; senderName: string | null }) => Promise<void>;
-
-type FieldChange = { from: unknown; to: unknown };
 
 export class TicketService {
   private readonly em: EntityManager;
@@ -93,34 +83,7 @@ export class TicketService {
     return this.em.transactional(async (em) => {
       const locked = await readTicket(em, workspaceId, ticketId, { forUpdate: true });
       const before = ticketContext(locked);
-      const ticket: TicketRecord = { ...locked, tags: [...locked.tags] };
-      const changes: Record<string, FieldChange> = {};
-      const set = <K extends 'status' | 'priority' | 'assignedTo' | 'resolutionType' | 'tags'>(field: K, value: TicketRecord[K]) => {
-        const from = ticket[field];
-        if (JSON.stringify(from) === JSON.stringify(value)) return;
-        changes[field] = { from: field === 'tags' ? [...(from as string[])] : from, to: value };
-        ticket[field] = value;
-      };
-
-      if (change.priority !== undefined) set('priority', change.priority);
-      if (change.assignedTo !== undefined) set('assignedTo', change.assignedTo);
-      if (change.status !== undefined) set('status', change.status);
-      if (change.resolutionType !== undefined) set('resolutionType', change.resolutionType);
-      else if (changes.status) {
-        set('resolutionType', resolutionAfter({ status: ticket.status, current: ticket.resolutionType ?? null, assignedTo: ticket.assignedTo ?? null, actor }));
-      }
-      const added: string[] = [];
-      if (change.addTags?.length || change.removeTags?.length) {
-        const tags = ticket.tags.filter((t) => !change.removeTags?.includes(t));
-        for (const tag of change.addTags ?? []) {
-          if (!tags.includes(tag)) {
-            tags.push(tag);
-            if (!ticket.tags.includes(tag)) added.push(tag);
-          }
-        }
-        set('tags', tags);
-      }
-
+      const { ticket, changes, addedTags: added } = applyTicketChange(locked, change, actor);
       if (Object.keys(changes).length === 0) return ticket;
       const now = new Date();
       ticket.updatedAt = now;

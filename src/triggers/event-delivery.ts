@@ -102,8 +102,8 @@ export class EventDelivery {
   }
 }
 
-/** What the run's conditions and templates see for an event. */
-function contextOf(event: OutboxEvent): RunContext {
+/** What the run's conditions and templates see for an event (also when a backtest replays it). */
+export function contextOf(event: Pick<OutboxEvent, 'payload'>): RunContext {
   const { ticket, message, changes, tag } = event.payload as Record<string, unknown>;
   return {
     ...(ticket ? { ticket } : {}),

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { uuidFromName } from '../ids.ts';
 import { Execution } from '../executions/entity.ts';
+import type { TicketFilter } from '../graph/index.ts';
 import { ticketContext } from '../tickets/context.ts';
 import { Ticket } from '../tickets/entity.ts';
 import { Workflow } from '../workflows/entity.ts';
@@ -33,16 +34,22 @@ export async function runTickBatch(
     return { cursor: null, started: created, done: true };
   }
 
-  const where: Record<string, unknown> = { workspace: workflow.workspace };
+  const where = ticketFilterWhere(workflow.workspace, filter, opts.now);
   if (opts.cursor) where.id = { $gt: opts.cursor };
-  if (filter.status?.length) where.status = { $in: filter.status };
-  if (filter.priority?.length) where.priority = { $in: filter.priority };
-  if (filter.tagsAny?.length) where.tags = { $overlap: filter.tagsAny };
-  if (filter.idleForSeconds) where.updatedAt = { $lte: new Date(opts.now.getTime() - filter.idleForSeconds * 1000) };
   const tickets = await em.find(Ticket, where, { orderBy: { id: 'asc' }, limit: batchSize });
   const started = await createOnce(em, dispatcher, workflow, tickets.map((ticket) => ({ key: `${opts.tickId}:${ticket.id}`, ticket })));
   const done = tickets.length < batchSize;
   return { cursor: done ? null : tickets[tickets.length - 1].id, started, done };
+}
+
+/** The tickets of the workspace a ticket filter selects at `now` (a query on Ticket). */
+export function ticketFilterWhere(workspaceId: string, filter: TicketFilter, now: Date): Record<string, unknown> {
+  const where: Record<string, unknown> = { workspace: workspaceId };
+  if (filter.status?.length) where.status = { $in: filter.status };
+  if (filter.priority?.length) where.priority = { $in: filter.priority };
+  if (filter.tagsAny?.length) where.tags = { $overlap: filter.tagsAny };
+  if (filter.idleForSeconds) where.updatedAt = { $lte: new Date(now.getTime() - filter.idleForSeconds * 1000) };
+  return where;
 }
 
 /**

@@ -29,8 +29,7 @@ export class WorkflowService {
   }
 
   async create(workspaceId: string, input: CreateWorkflowInput): Promise<Workflow> {
-    const triggerType = input.triggerType ?? 'ticket_created';
-    const graph = input.workflowJson === undefined ? defaultGraph(triggerType) : checkedGraph(input.workflowJson, triggerType);
+    const { triggerType, graph } = workflowGraphOf(input);
     const workflow = this.em.create(Workflow, {
       workspace: workspaceId,
       name: input.name,
@@ -115,6 +114,15 @@ export class WorkflowService {
     await this.runs.cancelAll(workflow.id);
     return workflow;
   }
+}
+
+/**
+ * The trigger type and graph a create request asks for (the default graph without
+ * `workflowJson`), validated node by node: a 400 naming each problem.
+ */
+export function workflowGraphOf(input: Pick<CreateWorkflowInput, 'triggerType' | 'workflowJson'>): { triggerType: TriggerType; graph: WorkflowGraph } {
+  const triggerType = input.triggerType ?? 'ticket_created';
+  return { triggerType, graph: input.workflowJson === undefined ? defaultGraph(triggerType) : checkedGraph(input.workflowJson, triggerType) };
 }
 
 function checkedGraph(input: unknown, triggerType: TriggerType): WorkflowGraph {

@@ -6,12 +6,11 @@ import { RunBookkeeping, type StepRecord } from '../../src/executions/bookkeepin
 import type { WorkflowEngine } from '../../src/executions/engine.ts';
 import type { StepStatus } from '../../src/executions/entity.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
-import { codePointLength, type ActionData } from '../../src/graph/index.ts';
+import type { ActionData } from '../../src/graph/index.ts';
 import type { Logger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
 import { ticketContext } from '../../src/tickets/context.ts';
-import { assigneeId } from '../../src/tickets/schema.ts';
-import type { TicketChange } from '../../src/tickets/service.ts';
+import { ticketChangeOf } from '../../src/tickets/change.ts';
 import { runTickBatch, unfinishedEarlierTickRuns } from '../../src/triggers/ticks.ts';
 import { performHttpRequest, type HttpRequestOptions, type HttpResult } from './http-request.ts';
 
@@ -147,7 +146,7 @@ export function createActivities(deps: ActivityDeps) {
             await steps.recordSteps(input.executionId, [...walked, step], em);
             return { result: step.result, ticket: ticketContext(ticket), completedAt: step.completedAt!.toISOString() };
           }
-          const ticket = await tx.tickets.update(input.workspaceId, ticketId, ticketChange(action), actor);
+          const ticket = await tx.tickets.update(input.workspaceId, ticketId, ticketChangeOf(action), actor);
           const step = completedStep(input, undefined);
           await steps.recordSteps(input.executionId, [...walked, step], em);
           return { ticket: ticketContext(ticket), completedAt: step.completedAt!.toISOString() };
@@ -176,32 +175,4 @@ export type Activities = ReturnType<typeof createActivities>;
 
 function completedStep(input: ActionInput, result: unknown): StepRecord {
   return { nodeId: input.nodeId, seq: input.seq, status: 'completed', result, startedAt: new Date(input.startedAt), completedAt: new Date() };
-}
-
-function ticketChange(action: ActionData): TicketChange {
-  switch (action.actionType) {
-    case 'assign_ticket': {
-      const parsed = assigneeId.safeParse(action.assignTo);
-      if (!parsed.success) throw new AppError(400, 'invalid_assignee', `"${action.assignTo}" is not a valid assignee: ${parsed.error.issues[0]?.message}`);
-      return { assignedTo: parsed.data };
-    }
-    case 'set_status':
-      return { status: action.status };
-    case 'set_priority':
-      return { priority: action.priority };
-    case 'set_resolution_type':
-      return { resolutionType: action.resolutionType };
-    case 'add_tag':
-      return { addTags: [checkedTag(action.tag)] };
-    case 'remove_tag':
-      return { removeTags: [checkedTag(action.tag)] };
-    default:
-      throw new AppError(400, 'unsupported_action', `${action.actionType} does not change a ticket.`);
-  }
-}
-
-function checkedTag(tag: string): string {
-  const trimmed = tag.trim();
-  if (trimmed === '' || codePointLength(trimmed, 100) > 100) throw new AppError(400, 'invalid_tag', `"${tag}" is not a valid tag (1-100 characters, not blank).`);
-  return trimmed;
 }

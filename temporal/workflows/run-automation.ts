@@ -10,11 +10,11 @@ import {
   setHandler,
   sleep,
 } from '@temporalio/workflow';
-import { evaluateCondition, GraphWalker, nodeById, parseIsoInstant, renderAction, type ActionData, type GraphNode, type RunContext } from '../../src/graph/index.ts';
+import { evaluateCondition, GraphWalker, nodeById, parseIsoInstant, renderAction, walk, type ActionData, type GraphNode, type RunContext } from '../../src/graph/index.ts';
 import type { RunGraphInput } from '../../src/executions/run-input.ts';
 import type { Activities, ActionOutcome, StepInput } from '../activities/index.ts';
 import { customerReplied } from './signals.ts';
-import { failureMessage, walk } from './walk.ts';
+import { failureMessage } from './failure-message.ts';
 
 /**
  * Deskflow's own work, in the worker's process: short database writes, retried for as long as

@@ -9,11 +9,11 @@ import {
   setHandler,
   sleep,
 } from '@temporalio/workflow';
-import { evaluateCondition, GraphWalker, nodeById, renderAction, type ActionData, type GraphNode, type RunContext } from '../../src/graph/index.ts';
+import { evaluateCondition, GraphWalker, nodeById, renderAction, walk, type ActionData, type GraphNode, type RunContext } from '../../src/graph/index.ts';
 import type { RunGraphInput } from '../../src/executions/run-input.ts';
 import type { Activities, ActionOutcome } from '../activities/index.ts';
 import { customerReplied } from './signals.ts';
-import { failureMessage, walk } from './walk.ts';
+import { failureMessage } from './failure-message.ts';
 
 const bookkeeping = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',

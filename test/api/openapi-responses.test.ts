@@ -94,6 +94,10 @@ describe('answers of the running app match the OpenAPI document', () => {
 
     expectStatus(await api.get(`/api/workflows/${manualId}/executions?limit=10&status=pending`), 200);
     expectStatus(await api.get(`/api/workflows/${quick.id}/executions`), 200);
+    expectStatus(await api.post(`/api/workflows/${quick.id}/dry-run`, { ticketId: ticket.id }), 200);
+    expectStatus(await api.post('/api/workflows/dry-run', { triggerType: 'manual', workflowJson: falseCondition, data: {} }), 200);
+    expectStatus(await api.post(`/api/workflows/${quick.id}/backtest`, { limit: 5 }), 200);
+    expectStatus(await api.post(`/api/workflows/${quick.id}/backtest`, { limit: 0 }), 400);
     expectStatus(await api.get(`/api/workflows/${manualId}/executions/${executionId}`), 200);
     expectStatus(await api.post(`/api/workflows/${manualId}/executions/${executionId}/cancel`), 202);
     expectStatus(await api.post(`/api/workflows/${manualId}/executions/${executionId}/cancel`), 409);

@@ -154,6 +154,9 @@ describe('GET /openapi.json', () => {
       'POST /api/v1/tickets',
       'POST /api/v1/tickets/{id}/messages',
       'POST /api/workflows',
+      'POST /api/workflows/dry-run',
+      'POST /api/workflows/{id}/backtest',
+      'POST /api/workflows/{id}/dry-run',
       'POST /api/workflows/{id}/trigger',
     ]);
     for (const { method, path, schema } of strictBodies) {

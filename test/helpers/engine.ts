@@ -45,12 +45,14 @@ export type EngineAppOptions = {
   httpAllow?: string[];
   /** A Temporal server of the test's own (default: the run's shared dev server). */
   temporalAddress?: string;
+  /** A database of the test's own, migrated (default: the run's shared test database). */
+  databaseUrl?: string;
 };
 
 /** API + worker + relay on the run's database and Temporal dev server, on a task queue of this file's own. */
 export async function startEngineApp(opts: EngineAppOptions = {}): Promise<EngineApp> {
   const logger = createLogger('silent');
-  const databaseUrl = inject('databaseUrl');
+  const databaseUrl = opts.databaseUrl ?? inject('databaseUrl');
   const orm = await openOrm({ databaseUrl, poolMax: 20 });
   const temporal: TemporalSettings = { address: opts.temporalAddress ?? inject('temporalAddress'), namespace: 'default', apiKey: undefined, tls: false, tlsCertPath: undefined, tlsKeyPath: undefined, tlsCaPath: undefined };
   const taskQueue = `test-${Math.random().toString(36).slice(2, 10)}`;

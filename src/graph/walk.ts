@@ -1,7 +1,10 @@
-import { ActivityFailure } from '@temporalio/workflow';
-import type { GraphWalker } from '../../src/graph/index.ts';
+import type { GraphWalker } from './walker.ts';
 
-/** Runs ready nodes as they become ready, in parallel; the first failure stops the walk. */
+/**
+ * Runs ready nodes as they become ready, in parallel; the first failure stops the walk. `run`
+ * does a node's work and resolves with its outcome (true/false for a branching node). Shared by
+ * the run workflows and the dry run, so that both visit the nodes in the same order.
+ */
 export function walk(walker: GraphWalker, run: (id: string) => Promise<boolean | undefined>): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let active = 0;
@@ -29,10 +32,4 @@ export function walk(walker: GraphWalker, run: (id: string) => Promise<boolean |
     launch(walker.start());
     if (active === 0) resolve();
   });
-}
-
-/** The readable reason of a failure: an activity's own message rather than "Activity task failed". */
-export function failureMessage(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause) return err.cause.message;
-  return err instanceof Error ? err.message : String(err);
 }

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { timestamp, uuid } from '../http/response-fields.ts';
+
+/** The answers of the dry run and the backtest; the simulation (simulate.ts) already has their shape. */
+
+const dryRunStep = z
+  .strictObject({
+    nodeId: z.string(),
+    status: z.enum(['passed', 'completed', 'failed']).meta({ description: 'As in an execution: `passed` for the trigger and conditions, `completed` for an action that would run, `failed` where the run would fail.' }),
+    result: z.boolean().optional().meta({ description: 'A condition\'s outcome, or the branch a wait_for_reply takes.' }),
+    action: z.looseObject({ actionType: z.string() }).optional().meta({ description: 'An action\'s parameters with their templates filled.' }),
+    waitSeconds: z.number().min(0).optional().meta({ description: 'How long a delay would wait; for wait_for_reply, its timeout. Nothing waits.' }),
+    error: z.string().optional().meta({ description: 'Only on a failed step: why the run would fail here.' }),
+  })
+  .meta({ id: 'DryRunStep' });
+
+const change = z.strictObject({ from: z.unknown(), to: z.unknown() });
+
+const outbound = z
+  .discriminatedUnion('type', [
+    z.strictObject({ nodeId: z.string(), type: z.literal('send_reply'), to: z.string(), body: z.string(), bodyHtml: z.string().optional() }),
+    z.strictObject({
+      nodeId: z.string(),
+      type: z.literal('http_request'),
+      method: z.string(),
+      url: z.string(),
+      headers: z.record(z.string(), z.string()).optional(),
+      body: z.unknown().optional(),
+    }),
+  ])
+  .meta({ id: 'DryRunOutbound', description: 'A reply or request the run would send (rendered); none is sent.' });
+
+export const dryRunEnvelope = z.strictObject({
+  dryRun: z
+    .strictObject({
+      steps: z.array(dryRunStep).meta({ description: 'The nodes in the order the run would visit them.' }),
+      changes: z.record(z.string(), change).meta({ description: 'The ticket as the actions would leave it: each field that would change, from → to.' }),
+      outbound: z.array(outbound),
+    })
+    .meta({ id: 'DryRun' }),
+});
+
+export const backtestEnvelope = z.strictObject({
+  backtest: z
+    .strictObject({
+      eventsExamined: z.int().min(0),
+      matched: z.int().min(0).meta({ description: 'Events whose path reaches at least one action.' }),
+      actionsWouldRun: z.record(z.string(), z.int().min(1)).meta({ description: 'By actionType: how many times it would have run.' }),
+      sample: z
+        .array(
+          z.strictObject({
+            eventId: uuid().nullable().meta({ description: 'The recorded event; null for a scheduled workflow (it replays over tickets, not events).' }),
+            ticketId: uuid().nullable(),
+            at: timestamp(),
+            steps: z.array(dryRunStep),
+          }),
+        )
+        .meta({ description: 'Up to 20 of the matched events, oldest first.' }),
+    })
+    .meta({ id: 'Backtest' }),
+});

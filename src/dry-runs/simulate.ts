@@ -1,0 +1,159 @@
+import type { Actor } from '../actor.ts';
+import { AppError } from '../errors.ts';
+import {
+  evaluateCondition,
+  GraphWalker,
+  nodeById,
+  parseIsoInstant,
+  renderAction,
+  walk,
+  type ActionData,
+  type GraphNode,
+  type RunContext,
+  type WorkflowGraph,
+} from '../graph/index.ts';
+import { applyTicketChange, ticketChangeOf, type FieldChange } from '../tickets/change.ts';
+import type { TicketContext } from '../tickets/context.ts';
+import { AI_ASSIGNEE } from '../tickets/values.ts';
+
+/** A node the simulated run visited: the same statuses as an execution's steps. */
+export type SimulatedStep = {
+  nodeId: string;
+  status: 'passed' | 'completed' | 'failed';
+  /** A condition's outcome, or the branch a wait_for_reply takes. */
+  result?: boolean;
+  /** An action's parameters with their templates filled. */
+  action?: ActionData;
+  /** How long a delay would wait, or a wait_for_reply at the longest (its timeout). */
+  waitSeconds?: number;
+  error?: string;
+};
+
+/** A message or request the run would send. */
+export type Outbound =
+  | { nodeId: string; type: 'send_reply'; to: string; body: string; bodyHtml?: string }
+  | { nodeId: string; type: 'http_request'; method: string; url: string; headers?: Record<string, string>; body?: unknown };
+
+export type Simulation = { steps: SimulatedStep[]; changes: Record<string, FieldChange>; outbound: Outbound[] };
+
+export type SimulationOptions = {
+  /** The ticket of the run, as its context shows it; null for a run without one. */
+  ticket: TicketContext | null;
+  /** The branch every wait_for_reply takes. */
+  assumeReply: boolean;
+  /** When the run would happen: a delay `until` is measured from here, changed tickets get it as updatedAt. */
+  now: Date;
+  /** Whether a person may be assigned tickets of the workspace (members and admins). */
+  isAssignable: (assignee: string) => boolean;
+};
+
+/** Stops the walk at a failing node, as a real run stops at its first failed action. */
+class StepFailed extends Error {}
+
+/**
+ * Walks `graph` as a run would (the same walker and order), doing nothing: conditions are
+ * evaluated, actions rendered and applied to a copy of the ticket, replies and requests listed,
+ * waits reported with their duration. A node that would fail (a ticket action without a ticket,
+ * an assignee who is not a member, a tag that renders blank) ends the walk with a `failed` step.
+ */
+export async function simulateRun(graph: WorkflowGraph, context: RunContext, opts: SimulationOptions): Promise<Simulation> {
+  const nodes = nodeById(graph);
+  const steps: SimulatedStep[] = [];
+  const outbound: Outbound[] = [];
+  const changes: Record<string, FieldChange> = {};
+  let ticket = opts.ticket;
+  let current: RunContext = context;
+  // Not a real actor: a change made by a run is attributed to its workflow, which decides the resolution type.
+  const actor: Actor = { type: 'workflow', workflowId: '', executionId: '', chain: [] };
+
+  const fail = (step: SimulatedStep, err: unknown): never => {
+    step.status = 'failed';
+    step.error = err instanceof Error ? err.message : String(err);
+    throw new StepFailed(step.error);
+  };
+
+  function visit(node: GraphNode): boolean | undefined {
+    if (node.type === 'trigger') {
+      steps.push({ nodeId: node.id, status: 'passed' });
+      return undefined;
+    }
+    if (node.type === 'condition') {
+      const step: SimulatedStep = { nodeId: node.id, status: 'passed' };
+      steps.push(step);
+      try {
+        step.result = evaluateCondition(node.data, current);
+      } catch (err) {
+        fail(step, err);
+      }
+      return step.result;
+    }
+    const action = renderAction(node.data, current);
+    const step: SimulatedStep = { nodeId: node.id, status: 'completed', action };
+    steps.push(step);
+    switch (action.actionType) {
+      case 'delay': {
+        // An instant in the past does not wait.
+        step.waitSeconds = action.seconds ?? Math.max(0, Math.ceil(((parseIsoInstant(action.until) ?? 0) - opts.now.getTime()) / 1000));
+        return undefined;
+      }
+      case 'wait_for_reply':
+        step.waitSeconds = action.timeoutSeconds;
+        step.result = opts.assumeReply;
+        return opts.assumeReply;
+      case 'http_request':
+        outbound.push({
+          nodeId: node.id,
+          type: 'http_request',
+          method: action.method,
+          url: action.url,
+          ...(action.headers ? { headers: action.headers } : {}),
+          ...(action.body !== undefined ? { body: action.body } : {}),
+        });
+        return undefined;
+      case 'send_reply':
+        if (!ticket) return fail(step, noTicket(action));
+        outbound.push({ nodeId: node.id, type: 'send_reply', to: ticket.customerEmail, body: action.body, ...(action.bodyHtml !== undefined ? { bodyHtml: action.bodyHtml } : {}) });
+        setTicket({ ...ticket, updatedAt: opts.now.toISOString() });
+        return undefined;
+      default: {
+        if (!ticket) return fail(step, noTicket(action));
+        try {
+          const change = ticketChangeOf(action);
+          if (change.assignedTo !== undefined && change.assignedTo !== AI_ASSIGNEE && !opts.isAssignable(change.assignedTo)) {
+            throw new AppError(403, 'forbidden', `"${change.assignedTo}" is not a current member or admin of this workspace.`);
+          }
+          const applied = applyTicketChange(ticket, change, actor);
+          if (Object.keys(applied.changes).length > 0) setTicket({ ...applied.ticket, updatedAt: opts.now.toISOString() });
+        } catch (err) {
+          fail(step, err);
+        }
+        return undefined;
+      }
+    }
+  }
+
+  /** Later nodes see the ticket as changed, as in a run; `changes` keeps each field's first from and last to. */
+  function setTicket(next: TicketContext): void {
+    for (const field of ['status', 'priority', 'assignedTo', 'resolutionType', 'tags'] as const) {
+      const from = ticket![field];
+      const to = next[field];
+      if (JSON.stringify(from) === JSON.stringify(to)) continue;
+      const first = Object.hasOwn(changes, field) ? changes[field].from : from;
+      if (JSON.stringify(first) === JSON.stringify(to)) delete changes[field];
+      else changes[field] = { from: first, to };
+    }
+    ticket = next;
+    current = { ...current, ticket: next };
+  }
+
+  try {
+    await walk(new GraphWalker(graph), async (id) => visit(nodes.get(id)!));
+  } catch (err) {
+    if (!(err instanceof StepFailed)) throw err;
+  }
+  return { steps, changes, outbound };
+}
+
+function noTicket(action: ActionData): Error {
+  return new Error(`${action.actionType} needs a ticket, and this run has none.`);
+}

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkspace, startTestApp, type TestApp } from '../helpers/app.ts';
+import { repoRoot } from '../cli/run-cli.ts';
+
+/**
+ * The README's examples, run as a reader runs them: their shell blocks in order, in one bash,
+ * against a real server.
+ */
+const blocks = [...fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const block = (what: string, test: (text: string) => boolean) => {
+  const found = blocks.find(test);
+  if (!found) throw new Error(`README has no shell block for ${what}`);
+  return found;
+};
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+/** The set-up and a ticket, then `steps`, in one bash with a new workspace's key; its standard output. */
+async function runAsReader(steps: string[]): Promise<string> {
+  const { key } = await createWorkspace(app.orm);
+  const script = [
+    block('the set-up', (b) => b.includes('export DESKFLOW_KEY=')),
+    // What the reader pastes into the set-up: their key, and here the test server's address.
+    `DESKFLOW_KEY='${key}'`,
+    `BASE='${app.baseUrl}'`,
+    block('a ticket', (b) => b.startsWith('TICKET=$(')),
+    ...steps,
+  ].join('\n');
+  const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: repoRoot, timeout: 60_000 });
+  return stdout;
+}
+
+describe('README', () => {
+  it('the Node.js webhook sender runs as written after the shell steps', async () => {
+    const stdout = await runAsReader([
+      block('the webhook workflow', (b) => b.startsWith('HOOK=$(')),
+      block('the Node.js sender', (b) => b.includes('node --input-type=module')),
+      'echo "ticket=$TICKET"',
+    ]);
+    const ticket = /^ticket=(\S+)$/m.exec(stdout)?.[1];
+    expect(ticket).toMatch(/^[0-9a-f-]{36}$/);
+    // The signed request was accepted and names the ticket the shell steps created.
+    expect(stdout).toMatch(/202 \{\s+execution: \{/);
+    expect(stdout).toContain(`ticketId: '${ticket}'`);
+    expect(stdout).toContain("triggeredBy: 'webhook'");
+  });
+
+  it('the dry run and the backtest run as written after the shell steps', async () => {
+    const stdout = await runAsReader([
+      // The ticket becomes pending: a ticket_updated event for the backtest to find.
+      block('an update', (b) => b.startsWith('curl -s -X PATCH "$BASE/api/v1/tickets/$TICKET"')),
+      'echo',
+      block('the dry run and the backtest', (b) => b.startsWith('CLOSER=$(')),
+    ]);
+    const dryRun = JSON.parse(stdout.split('\n').find((line) => line.startsWith('{"dryRun"'))!).dryRun;
+    expect(dryRun.steps.map((s: { nodeId: string }) => s.nodeId)).toEqual(['updated', 'to-pending', 'close', 'tell']);
+    expect(dryRun.changes.status).toEqual({ from: 'pending', to: 'closed' });
+    expect(dryRun.outbound).toEqual([{ nodeId: 'tell', type: 'send_reply', to: 'casey@example.com', body: 'Hi Casey, we closed "Printer on fire".' }]);
+    expect(stdout).toContain('1 of 1 updates would have acted: {"set_status":1,"send_reply":1}');
+  });
+});
