@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client, createWorkspace, useTestApp } from '../helpers/app.ts';
 import { allMessages, createTicket, getTicket, setStatus } from '../helpers/expect.ts';
 
-let app: TestApp;
+const app = useTestApp();
 let api: Client;
 beforeAll(async () => {
-  app = await startTestApp();
   api = client(app.baseUrl, (await createWorkspace(app.orm, [{ userId: 'agent-1' }, { userId: 'agent-2' }])).key);
 });
-afterAll(() => app.close());
 
 const ids = (messages: Array<{ id: string }>) => messages.map((m) => m.id);
 

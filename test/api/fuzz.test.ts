@@ -1,21 +1,19 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type ApiResponse, type Client, type TestApp } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ApiResponse, client, type Client, createWorkspace, useTestApp } from '../helpers/app.ts';
 import { createTicket, expectErrorShape, keysOf, CREATED_TICKET_FIELDS, MESSAGE_FIELDS, TICKET_FIELDS } from '../helpers/expect.ts';
 
 const NUM_RUNS = 100;
 
-let app: TestApp;
+const app = useTestApp();
 let api: Client;
 let ticketId: string;
 let messageId: string;
 beforeAll(async () => {
-  app = await startTestApp();
   api = client(app.baseUrl, (await createWorkspace(app.orm, [{ userId: 'agent-1' }])).key);
   ticketId = (await createTicket(api)).id;
   messageId = (await api.get(`/api/v1/tickets/${ticketId}/messages`)).body.data[0].id;
 });
-afterAll(() => app.close());
 
 /** Never a 5xx, always JSON; a 4xx carries the error shape; a success carries the documented fields. */
 function expectWellFormed(res: ApiResponse, success: (body: any) => void): void {

@@ -1,20 +1,18 @@
 // docs/contract.md §1, Idempotent writes: Idempotency-Key on POST /api/v1/tickets,
 // POST /api/v1/tickets/:id/messages and POST /api/workflows/:id/trigger, against the real database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, newTicket, startTestApp, type ApiResponse, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ApiResponse, client, type Client, createWorkspace, newTicket, type TestWorkspace, useTestApp } from '../helpers/app.ts';
 import { allMessages, createTicket, expectError, expectValidation, outboxEvents } from '../helpers/expect.ts';
 import { createWorkflow, listExecutions, runnable } from '../helpers/workflows.ts';
 import { IdempotencyService } from '../../src/idempotency/service.ts';
 
-let app: TestApp;
+const app = useTestApp();
 let ws: TestWorkspace;
 let api: Client;
 beforeAll(async () => {
-  app = await startTestApp();
   ws = await createWorkspace(app.orm);
   api = client(app.baseUrl, ws.key);
 });
-afterAll(() => app.close());
 
 type Sent = ApiResponse & { text: string; replayed: string | null };
 

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ACTOR } from '../../src/actor.ts';
 import { createServices } from '../../src/services.ts';
-import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { client, type Client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
 import { createTicket, expectError, expectValidation, keysOf, MESSAGE_FIELDS } from '../helpers/expect.ts';
 
-let app: TestApp;
+const app = useTestApp();
 let ws: TestWorkspace;
 let api: Client;
 /** A ticket with 151 messages: the initial one ("initial") and "m2" … "m151", in that order. */
 let big: { id: string; messageIds: string[] };
 beforeAll(async () => {
-  app = await startTestApp();
   ws = await createWorkspace(app.orm);
   api = client(app.baseUrl, ws.key);
   const { id } = await createTicket(api, { body: 'initial' });
@@ -21,7 +20,6 @@ beforeAll(async () => {
   const all = await api.get(`/api/v1/tickets/${id}/messages?limit=200`);
   big = { id, messageIds: all.body.data.map((m: { id: string }) => m.id) };
 });
-afterAll(() => app.close());
 
 const listBig = (query = '') => api.get(`/api/v1/tickets/${big.id}/messages${query}`);
 const bodies = (res: { body: { data: Array<{ body: string }> } }) => res.body.data.map((m) => m.body);

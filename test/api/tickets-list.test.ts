@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
 import { createTicket, expectError, expectValidation, keysOf, setStatus, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
 
 /** One workspace with 25 tickets, created a little apart so "newest first" is unambiguous. */
-let app: TestApp;
+const app = useTestApp();
 let ws: TestWorkspace;
 let api: Client;
 let createdIds: string[] = [];
 beforeAll(async () => {
-  app = await startTestApp();
   ws = await createWorkspace(app.orm);
   api = client(app.baseUrl, ws.key);
   createdIds = [];
@@ -20,7 +19,6 @@ beforeAll(async () => {
   await setStatus(api, createdIds[10], 'pending');
   await setStatus(api, createdIds[20], 'solved');
 });
-afterAll(() => app.close());
 
 const list = (query = '') => api.get(`/api/v1/tickets${query}`);
 const newestFirst = () => [...createdIds].reverse();

@@ -2,8 +2,8 @@
 // interface never produce a 5xx; a 4xx always carries the JSON error shape of docs/contract.md §1,
 // and a success carries exactly the documented fields.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type ApiResponse, type Client, type TestApp } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ApiResponse, client, type Client, createWorkspace, useTestApp } from '../helpers/app.ts';
 import { createTicket, expectErrorShape, keysOf } from '../helpers/expect.ts';
 import {
   actionNode,
@@ -24,19 +24,17 @@ import {
 
 const NUM_RUNS = 100;
 
-let app: TestApp;
+const app = useTestApp();
 let api: Client;
 let ticketId: string;
 let workflowId: string;
 let executionId: string;
 beforeAll(async () => {
-  app = await startTestApp();
   api = client(app.baseUrl, (await createWorkspace(app.orm, [{ userId: 'agent-1' }])).key);
   ticketId = (await createTicket(api)).id;
   workflowId = (await createWorkflow(api, { workflowJson: simpleGraph() })).id;
   executionId = (await api.post(`/api/workflows/${workflowId}/trigger`, {})).body.execution.id;
 });
-afterAll(() => app.close());
 
 /** Never a 5xx, always JSON; a 4xx carries the error shape; a success carries the documented fields. */
 function expectWellFormed(res: ApiResponse, success: (body: any) => void): void {

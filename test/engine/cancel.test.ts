@@ -1,24 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/expect.ts';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  executionAtStep,
-  finishedExecutions,
-  openTicket,
-  readTicket,
-  startEngineApp,
-  stepOf,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, executionAtStep, finishedExecutions, openTicket, readTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
 
 // docs/contract.md §4: POST /api/workflows/:id/executions/:executionId/cancel.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const longWait = {
   nodes: [

@@ -4,16 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  finishedExecutions,
-  openTicket,
-  readMessages,
-  startEngineApp,
-  stepOf,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, finishedExecutions, openTicket, readMessages, stepOf, useEngineApp, type EngineApp } from '../helpers/engine.ts';
 
 // docs/contract.md §5/§8: a worker that dies mid-action loses nothing and doubles nothing. The worker
 // runs in a process of its own and is SIGKILLed while its http_request is in flight; a fresh
@@ -64,20 +55,18 @@ function spawnWorker(app: EngineApp): Promise<ChildProcess> {
   });
 }
 
-let app: EngineApp;
 let child: ChildProcess | null = null;
 const receiver = startReceiver();
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
-  // No worker in this process for now: the runs go to the worker process.
-  app = await startEngineApp({ worker: false, httpAllow: ['127.0.0.1'] });
 });
 afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   receiver.server.closeAllConnections();
   await new Promise<void>((resolve) => receiver.server.close(() => resolve()));
-  await app?.close();
 });
+// No worker in this process for now: the runs go to the worker process.
+const app = useEngineApp({ worker: false, httpAllow: ['127.0.0.1'] });
 
 describe('a worker killed in the middle of an action', () => {
   it('is replaced by a fresh worker that finishes the run, each effect exactly once', async () => {

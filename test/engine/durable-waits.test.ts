@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, eventually, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { describe, expect, it } from 'vitest';
+import { activeWorkflow, engineWorkspace, eventually, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const waitingStep = async (api: Client, workflowId: string, nodeId: string) =>
   eventually(async () => {

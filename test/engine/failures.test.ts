@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   activeWorkflow,
   engineWorkspace,
@@ -6,21 +6,16 @@ import {
   openTicket,
   readMessages,
   readTicket,
-  startEngineApp,
   stepOf,
   stepStates,
-  type EngineApp,
+  useEngineApp,
 } from '../helpers/engine.ts';
 import { actionNode, triggerNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §4/§5: a failing action fails the execution, naming the node, with a readable
 // reason; nothing after it runs.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp(); // no httpAllow: private addresses are refused
-});
-afterAll(() => app?.close());
+const app = useEngineApp(); // no httpAllow: private addresses are refused
 
 describe('a failing action', () => {
   it('assigning to someone who is not a member fails the execution at that node', async () => {

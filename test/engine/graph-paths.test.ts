@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Execution } from '../../src/executions/entity.ts';
 import {
   activeWorkflow,
   engineWorkspace,
+  type ExecutionView,
   finishedExecutions,
   openTicket,
   readMessages,
   readTicket,
-  startEngineApp,
   stepOf,
-  type EngineApp,
-  type ExecutionView,
+  useEngineApp,
 } from '../helpers/engine.ts';
 import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §5: which edges are followed, fan-out in parallel, a join runs once, templates.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const listedNodes = (e: ExecutionView) => e.steps.map((s) => s.nodeId).sort();
 

@@ -2,11 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCidr, isRestricted } from '../../temporal/activities/http-request.ts';
-import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
 
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 
-let app: EngineApp;
 let receiver: http.Server;
 let base: string;
 const seen: Seen[] = [];
@@ -26,12 +25,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  app = await startEngineApp({ httpAllow: ['127.0.0.1'] });
 });
-afterAll(async () => {
-  await app?.close();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
-});
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+const app = useEngineApp({ httpAllow: ['127.0.0.1'] });
 
 async function runHttpWorkflow(url: string, extra: Record<string, unknown> = {}) {
   const { api } = await engineWorkspace(app);

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, finishedExecutions, listExecutions, newTicket, readTicket, settled, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { describe, expect, it } from 'vitest';
+import { activeWorkflow, engineWorkspace, finishedExecutions, listExecutions, newTicket, readTicket, settled, useEngineApp } from '../helpers/engine.ts';
 
 // docs/contract.md §1, Idempotent writes, with a real worker: a retried keyed write starts no
 // second automation run, and a keyed manual run starts once its execution has committed.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const tagOnCreate = [
   { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },

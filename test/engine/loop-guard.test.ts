@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_CHAIN_DEPTH } from '../../src/triggers/loop-guard.ts';
 import {
   activeWorkflow,
@@ -8,20 +8,15 @@ import {
   openTicket,
   readTicket,
   settled,
-  startEngineApp,
   stepOf,
-  type EngineApp,
+  useEngineApp,
 } from '../helpers/engine.ts';
 import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §5 loop guard: an automation's own changes never start the same workflow again for
 // the ticket within that chain, and a chain stops at depth 5 (recorded and counted).
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 describe('a workflow that changes the ticket that triggered it', () => {
   it('runs exactly once per outside change and then settles', async () => {

@@ -1,16 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Workflow, WorkflowVersion } from '../../src/workflows/entity.ts';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  eventually,
-  listExecutions,
-  openTicket,
-  readTicket,
-  startEngineApp,
-  stepOf,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, eventually, listExecutions, openTicket, readTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
 import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
 
 // `matches` conditions run on RE2 inside the workflow sandbox (docs/automations.md,
@@ -18,11 +8,7 @@ import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts'
 // 100,000-character reply in a real run, and a stored pattern RE2 cannot run fails the
 // execution with a message that says what to fix.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 /** The workflow's executions once `count` of them have finished, newest first. */
 async function finished(api: Parameters<typeof listExecutions>[0], workflowId: string, count: number) {

@@ -1,17 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/app.ts';
 import { startOwnTemporal, type OwnTemporal } from '../helpers/own-temporal.ts';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  eventually,
-  finishedExecutions,
-  listExecutions,
-  readTicket,
-  settled,
-  startEngineApp,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, eventually, finishedExecutions, listExecutions, readTicket, settled, useEngineApp } from '../helpers/engine.ts';
 import { newTicket } from '../helpers/app.ts';
 import { ReplySignal } from '../../src/triggers/entity.ts';
 
@@ -20,16 +10,11 @@ import { ReplySignal } from '../../src/triggers/entity.ts';
 // state survives the restart) and stops it in the middle.
 
 let temporal: OwnTemporal;
-let app: EngineApp;
-
 beforeAll(async () => {
   temporal = await startOwnTemporal();
-  app = await startEngineApp({ temporalAddress: temporal.address });
 });
-afterAll(async () => {
-  await app?.close();
-  await temporal?.destroy();
-});
+afterAll(() => temporal?.destroy());
+const app = useEngineApp(() => ({ temporalAddress: temporal.address }));
 
 /** Fails instead of hanging when the API does not answer within `ms`. */
 async function within<T>(ms: number, what: string, call: Promise<T>): Promise<T> {

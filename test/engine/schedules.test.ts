@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { reconcileSchedules, scheduleIdFor, TemporalSchedules } from '../../temporal/schedules.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -6,14 +6,10 @@ import { Workflow } from '../../src/workflows/entity.ts';
 import { ExecutionDispatcher } from '../../src/triggers/dispatcher.ts';
 import { Execution } from '../../src/executions/entity.ts';
 import { runTickBatch, type TickBatch } from '../../src/triggers/ticks.ts';
-import { activeWorkflow, engineWorkspace, eventually, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, eventually, newTicket, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const scheduledGraph = (trigger: Record<string, unknown>, actions: unknown[] = [], edges: unknown[] = []) => ({
   nodes: [{ id: 'tick', type: 'trigger', data: { triggerType: 'scheduled', ...trigger } }, ...actions],

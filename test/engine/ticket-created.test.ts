@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { describe, expect, it } from 'vitest';
+import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 describe('ticket_created workflows', () => {
   it('run their actions on the new ticket and record every step', async () => {

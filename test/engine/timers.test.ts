@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   activeWorkflow,
   engineWorkspace,
@@ -6,20 +6,15 @@ import {
   finishedExecutions,
   openTicket,
   readTicket,
-  startEngineApp,
   stepOf,
   stepStates,
-  type EngineApp,
+  useEngineApp,
 } from '../helpers/engine.ts';
 
 // docs/contract.md §8: delay (seconds or until) and wait_for_reply (true on a customer reply in time,
 // false on timeout), each showing a `waiting` step until it finishes.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const start = { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } };
 const tag = (id: string, value: string) => ({ id, type: 'action', data: { actionType: 'add_tag', tag: value } });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   activeWorkflow,
   engineWorkspace,
@@ -8,21 +8,16 @@ import {
   readMessages,
   readTicket,
   settled,
-  startEngineApp,
   stepOf,
   stepStates,
-  type EngineApp,
+  useEngineApp,
 } from '../helpers/engine.ts';
 import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
 
 // Each event trigger type, end to end: a change through the API → the event → an execution
 // that completes → the ticket changed as the workflow says.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 describe('ticket_created', () => {
   it('runs on a new ticket and changes it', async () => {

@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import { expectError } from '../helpers/expect.ts';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  eventually,
-  executionAtStep,
-  finishedExecutions,
-  openTicket,
-  readTicket,
-  startEngineApp,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, eventually, executionAtStep, finishedExecutions, openTicket, readTicket, useEngineApp } from '../helpers/engine.ts';
 
 // docs/contract.md §4: an execution runs the version current when it was triggered and records it;
 // deleting a workflow cancels its running executions.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const graphTagging = (tag: string, delaySeconds?: number) => ({
   nodes: [

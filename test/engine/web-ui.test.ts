@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import { WORKFLOW_NAME } from '../../temporal/search-attributes.ts';
-import { activeWorkflow, engineWorkspace, eventually, executionAtStep, finishedExecutions, openTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, eventually, executionAtStep, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
 
 // What an operator sees of a run in the Temporal Web UI without opening it: a summary naming
 // the automation and the ticket, the automation's name as a search attribute (a list column),
 // and, while it waits, what for and until when.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const handleOf = async (workflowId: string) => {
   const execution = await app.orm.em.fork().findOneOrFail(Execution, { workflow: workflowId }, { orderBy: { startedAt: 'desc' } });

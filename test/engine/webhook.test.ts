@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/triggers/webhook-signature.ts';
-import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 
-let app: EngineApp;
+const app = useEngineApp();
 let api: Client;
 let workflowId: string;
 let secret: string;
 let path: string;
 
 beforeAll(async () => {
-  app = await startEngineApp();
   ({ api } = await engineWorkspace(app));
   workflowId = await activeWorkflow(
     api,
@@ -28,7 +27,6 @@ beforeAll(async () => {
   const workflow = (await api.get(`/api/workflows/${workflowId}`)).body.workflow;
   ({ secret, path } = workflow.webhook);
 });
-afterAll(() => app?.close());
 
 /** POSTs a raw body to the webhook with the given signature header (none when undefined). */
 function postHook(body: string | Buffer, signature: string | undefined, target = path, contentType = 'application/json') {

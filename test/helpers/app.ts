@@ -8,6 +8,7 @@ import { openOrm } from '../../src/db/orm.ts';
 import { createLogger } from '../../src/logger.ts';
 import { CachedKeys } from '../../src/workspaces/key-cache.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
+import { useFixture } from './fixture.ts';
 
 export type TestApp = {
   baseUrl: string;
@@ -47,6 +48,11 @@ export async function startTestApp(overrides: Partial<AppDeps> = {}): Promise<Te
       await orm.close();
     },
   };
+}
+
+/** The API fixture of a test file: a TestApp started before the file's tests and closed after them. */
+export function useTestApp(overrides: Partial<AppDeps> = {}): TestApp {
+  return useFixture(() => startTestApp(overrides), (app) => app.close());
 }
 
 export type TestWorkspace = { workspaceId: string; key: string; keyId: string };

@@ -13,6 +13,7 @@ import { connectTemporal, TemporalEngine, type TemporalSettings } from '../../te
 import { startWorker, type RunningWorker } from '../../temporal/worker.ts';
 import { TemporalSchedules } from '../../temporal/schedules.ts';
 import { client, createWorkspace, newTicket, type Client, type TestWorkspace } from './app.ts';
+import { useFixture } from './fixture.ts';
 
 // Workers log failed activities and workflows at WARN; tests provoke many on purpose.
 try {
@@ -87,6 +88,15 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
   };
   if (opts.worker !== false) await engineApp.startWorker();
   return engineApp;
+}
+
+/**
+ * The engine fixture of a test file: an EngineApp started before the file's tests and closed
+ * after them. Options that depend on something started first (a Temporal server of the file's
+ * own) are given as a function, called when the app starts.
+ */
+export function useEngineApp(opts: EngineAppOptions | (() => EngineAppOptions) = {}): EngineApp {
+  return useFixture(() => startEngineApp(typeof opts === 'function' ? opts() : opts), (app) => app.close());
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
