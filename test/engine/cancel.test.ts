@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/expect.ts';
 import { activeWorkflow, engineWorkspace, executionAtStep, finishedExecutions, openTicket, readTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
+import { actionNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §4: POST /api/workflows/:id/executions/:executionId/cancel.
 
@@ -21,7 +22,7 @@ const longWait = {
 describe('cancelling an execution', () => {
   it('stops a run waiting in a delay: it ends cancelled at once, and a second cancel is 409', async () => {
     const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', longWait.nodes, longWait.edges);
+    const workflowId = await activeWorkflow(api, 'ticket_created', longWait.edges, longWait.nodes);
     const ticketId = await openTicket(api);
 
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
@@ -48,15 +49,7 @@ describe('cancelling an execution', () => {
 
   it('a finished execution cannot be cancelled (409)', async () => {
     const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'seen' } },
-      ],
-      [{ source: 'start', target: 'tag' }],
-    );
+    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'seen' })]);
     await openTicket(api);
     const [done] = await finishedExecutions(api, workflowId);
     expect(done.status).toBe('completed');
@@ -68,14 +61,14 @@ describe('cancelling an execution', () => {
   it('unknown executions, and executions of another workspace, are 404', async () => {
     const { api } = await engineWorkspace(app);
     const other = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', longWait.nodes, longWait.edges);
+    const workflowId = await activeWorkflow(api, 'ticket_created', longWait.edges, longWait.nodes);
     await openTicket(api);
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
 
     expectError(await api.post(`/api/workflows/${workflowId}/executions/00000000-0000-4000-8000-000000000000/cancel`), 404, 'not_found');
     expectError(await api.post(`/api/workflows/${workflowId}/executions/not-an-id/cancel`), 404, 'not_found');
     expectError(await other.api.post(`/api/workflows/${workflowId}/executions/${waiting.id}/cancel`), 404, 'not_found');
-    const otherWorkflow = await activeWorkflow(other.api, 'manual', [{ id: 'start', type: 'trigger', data: { triggerType: 'manual' } }], []);
+    const otherWorkflow = await activeWorkflow(other.api, 'manual', '', []);
     expectError(await other.api.post(`/api/workflows/${otherWorkflow}/executions/${waiting.id}/cancel`), 404, 'not_found');
 
     // Still waiting; clean up by cancelling it.

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { activeWorkflow, engineWorkspace, finishedExecutions, openTicket, readMessages, stepOf, useEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { actionNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §5/§8: a worker that dies mid-action loses nothing and doubles nothing. The worker
 // runs in a process of its own and is SIGKILLed while its http_request is in flight; a fresh
@@ -72,19 +73,10 @@ describe('a worker killed in the middle of an action', () => {
   it('is replaced by a fresh worker that finishes the run, each effect exactly once', async () => {
     const { api } = await engineWorkspace(app);
     const { port } = receiver.server.address() as AddressInfo;
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'notify', type: 'action', data: { actionType: 'http_request', method: 'POST', url: `http://127.0.0.1:${port}/hooks/{{ticket.id}}`, body: { subject: '{{ticket.subject}}' } } },
-        { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Our on-call team has been notified.' } },
-      ],
-      [
-        { source: 'start', target: 'notify' },
-        { source: 'notify', target: 'reply' },
-      ],
-    );
+    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > notify > reply', [
+      actionNode('notify', { actionType: 'http_request', method: 'POST', url: `http://127.0.0.1:${port}/hooks/{{ticket.id}}`, body: { subject: '{{ticket.subject}}' } }),
+      actionNode('reply', { actionType: 'send_reply', body: 'Our on-call team has been notified.' }),
+    ]);
     child = await spawnWorker(app);
     const ticketId = await openTicket(api);
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCidr, isRestricted } from '../../temporal/activities/http-request.ts';
 import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
+import { actionNode, triggerNode } from '../helpers/workflows.ts';
 
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 
@@ -31,15 +32,10 @@ const app = useEngineApp({ httpAllow: ['127.0.0.1'] });
 
 async function runHttpWorkflow(url: string, extra: Record<string, unknown> = {}) {
   const { api } = await engineWorkspace(app);
-  const workflowId = await activeWorkflow(
-    api,
-    'ticket_created',
-    [
-      { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-      { id: 'notify', type: 'action', data: { actionType: 'http_request', method: 'POST', url, headers: { 'x-ticket': '{{ticket.id}}' }, body: { subject: '{{ticket.subject}}' }, ...extra } },
-    ],
-    [{ source: 'created', target: 'notify' }],
-  );
+  const workflowId = await activeWorkflow(api, 'ticket_created', 'created > notify', [
+    triggerNode('ticket_created', 'created'),
+    actionNode('notify', { actionType: 'http_request', method: 'POST', url, headers: { 'x-ticket': '{{ticket.id}}' }, body: { subject: '{{ticket.subject}}' }, ...extra }),
+  ]);
   const ticket = (await api.post('/api/v1/tickets', newTicket({ subject: 'Webhook out' }))).body.data;
   const [execution] = await finishedExecutions(api, workflowId, 1, 30_000);
   return { execution, ticket };

@@ -14,7 +14,7 @@ const tagOnCreate = [
 describe('Idempotency-Key with the workflow engine', () => {
   it('a ticket creation sent again, in sequence and in parallel, makes one ticket and one automation run', async () => {
     const { ws, api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', tagOnCreate, [{ source: 'start', target: 'tag' }]);
+    const workflowId = await activeWorkflow(api, 'ticket_created', [{ source: 'start', target: 'tag' }], tagOnCreate);
     const key = { 'idempotency-key': 'create-once' };
     const first = await api.post('/api/v1/tickets', newTicket(), key);
     expect(first.status).toBe(201);
@@ -30,7 +30,7 @@ describe('Idempotency-Key with the workflow engine', () => {
 
   it('a manual run sent again runs once, and its replay is the answer as first given', async () => {
     const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'manual', [{ id: 'start', type: 'trigger', data: { triggerType: 'manual' } }, tagOnCreate[1]], [{ source: 'start', target: 'tag' }]);
+    const workflowId = await activeWorkflow(api, 'manual', 'start > tag', [tagOnCreate[1]]);
     const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
     const key = { 'idempotency-key': 'run-once' };
     const first = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId: ticket.id }, key);

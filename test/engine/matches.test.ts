@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Workflow, WorkflowVersion } from '../../src/workflows/entity.ts';
 import { activeWorkflow, engineWorkspace, eventually, listExecutions, openTicket, readTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
-import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
+import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 // `matches` conditions run on RE2 inside the workflow sandbox (docs/automations.md,
 // "Regular expressions"): a pattern that backtracks catastrophically on RegExp decides a
@@ -23,21 +23,11 @@ describe('a matches condition in a workflow run', () => {
     const { api } = await engineWorkspace(app);
     // On RegExp, ^(\w+\s?)*$ against 20,000 words and a final "!" tries every way of cutting
     // every word (2^(3·20000) and more): the workflow task would never finish.
-    const workflowId = await activeWorkflow(
-      api,
-      'message_received',
-      [
-        triggerNode('message_received', 'start'),
-        conditionNode('only-words', { field: 'message.body', operator: 'matches', value: '^(\\w+\\s?)*$' }),
-        actionNode('plain', { actionType: 'add_tag', tag: 'plain-words' }),
-        actionNode('symbols', { actionType: 'add_tag', tag: 'has-symbols' }),
-      ],
-      [
-        { source: 'start', target: 'only-words' },
-        { source: 'only-words', target: 'plain', label: 'true' },
-        { source: 'only-words', target: 'symbols', label: 'false' },
-      ],
-    );
+    const workflowId = await activeWorkflow(api, 'message_received', 'start > only-words >true plain, only-words >false symbols', [
+      conditionNode('only-words', { field: 'message.body', operator: 'matches', value: '^(\\w+\\s?)*$' }),
+      actionNode('plain', { actionType: 'add_tag', tag: 'plain-words' }),
+      actionNode('symbols', { actionType: 'add_tag', tag: 'has-symbols' }),
+    ]);
     const ticketId = await openTicket(api);
     const body = `${'word '.repeat(19_999)}word!`;
     expect(body).toHaveLength(100_000);
@@ -58,15 +48,10 @@ describe('a matches condition in a workflow run', () => {
   it('fails the execution, naming the pattern and why, when a stored pattern is one RE2 cannot run', async () => {
     const { api } = await engineWorkspace(app);
     const condition = { field: 'ticket.subject', operator: 'matches' as const, value: '^order' };
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [triggerNode('ticket_created', 'start'), conditionNode('is-order', condition), actionNode('tag', { actionType: 'add_tag', tag: 'order' })],
-      [
-        { source: 'start', target: 'is-order' },
-        { source: 'is-order', target: 'tag', label: 'true' },
-      ],
-    );
+    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > is-order >true tag', [
+      conditionNode('is-order', condition),
+      actionNode('tag', { actionType: 'add_tag', tag: 'order' }),
+    ]);
     // A graph saved when patterns were JavaScript regular expressions can hold a lookahead,
     // which validation now refuses: write one into the stored version directly.
     const em = app.orm.em.fork();

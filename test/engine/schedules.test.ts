@@ -35,7 +35,7 @@ describe('scheduled trigger', () => {
       [{ id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'swept' } }],
       [{ source: 'tick', target: 'tag' }],
     );
-    const workflowId = await activeWorkflow(api, 'scheduled', graph.nodes, graph.edges, 'Sweep pending');
+    const workflowId = await activeWorkflow(api, 'scheduled', graph.edges, graph.nodes, 'Sweep pending');
 
     const runs = await eventually(async () => {
       const list = await executionsOf(api, workflowId);
@@ -58,7 +58,7 @@ describe('scheduled trigger', () => {
   it('starts one execution without a ticket per tick when there is no ticket filter', async () => {
     const { api } = await engineWorkspace(app);
     const graph = scheduledGraph({ intervalSeconds: 1 });
-    const workflowId = await activeWorkflow(api, 'scheduled', graph.nodes, graph.edges, 'Heartbeat');
+    const workflowId = await activeWorkflow(api, 'scheduled', graph.edges, graph.nodes, 'Heartbeat');
     const runs = await eventually(async () => {
       const list = await executionsOf(api, workflowId);
       return list.some((e) => e.status === 'completed') ? list : undefined;
@@ -70,7 +70,7 @@ describe('scheduled trigger', () => {
   it('skips ticks while an execution of an earlier tick is still running', async () => {
     const { api } = await engineWorkspace(app);
     const graph = scheduledGraph({ intervalSeconds: 1 }, [{ id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 3 } }], [{ source: 'tick', target: 'wait' }]);
-    const workflowId = await activeWorkflow(api, 'scheduled', graph.nodes, graph.edges, 'Slow tick');
+    const workflowId = await activeWorkflow(api, 'scheduled', graph.edges, graph.nodes, 'Slow tick');
     type Run = { status: string; startedAt: string; completedAt: string | null };
     const runs = (await eventually(async () => {
       const list = (await api.get(`/api/workflows/${workflowId}/executions`)).body.executions as Run[];

@@ -1,26 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
+import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 const app = useEngineApp();
 
 describe('ticket_created workflows', () => {
   it('run their actions on the new ticket and record every step', async () => {
     const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'is-urgent', type: 'condition', data: { field: 'ticket.subject', operator: 'contains', value: 'urgent' } },
-        { id: 'raise', type: 'action', data: { actionType: 'set_priority', priority: 'urgent' } },
-        { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Hello {{ticket.customerName}}, we are on it.' } },
-      ],
-      [
-        { source: 'start', target: 'is-urgent' },
-        { source: 'is-urgent', target: 'raise', label: 'true' },
-        { source: 'raise', target: 'reply' },
-      ],
-    );
+    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > is-urgent >true raise > reply', [
+      conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
+      actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
+      actionNode('reply', { actionType: 'send_reply', body: 'Hello {{ticket.customerName}}, we are on it.' }),
+    ]);
     const ticket = (await api.post('/api/v1/tickets', newTicket({ subject: 'URGENT: printer on fire' }))).body.data;
 
     const [execution] = await finishedExecutions(api, workflowId);

@@ -10,6 +10,7 @@ import {
   stepStates,
   useEngineApp,
 } from '../helpers/engine.ts';
+import { actionNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §8: delay (seconds or until) and wait_for_reply (true on a customer reply in time,
 // false on timeout), each showing a `waiting` step until it finishes.
@@ -25,15 +26,11 @@ describe('delay', () => {
     ['until', () => ({ until: new Date(Date.now() + 1_500).toISOString() })],
   ])('with %s waits, then runs the next node', async (_kind, params) => {
     const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [start, { id: 'pause', type: 'action', data: { actionType: 'delay', ...params() } }, tag('after', 'after-delay')],
-      [
-        { source: 'start', target: 'pause' },
-        { source: 'pause', target: 'after' },
-      ],
-    );
+    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > pause > after', [
+      start,
+      actionNode('pause', { actionType: 'delay', ...params() }),
+      tag('after', 'after-delay'),
+    ]);
     const ticketId = await openTicket(api);
     const waiting = await executionAtStep(api, workflowId, 'pause', 'waiting');
     expect(waiting.status).toBe('running');
@@ -52,15 +49,11 @@ describe('delay', () => {
 
   it('with an until already past goes straight on', async () => {
     const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [start, { id: 'pause', type: 'action', data: { actionType: 'delay', until: '2020-01-01T00:00:00Z' } }, tag('after', 'after-delay')],
-      [
-        { source: 'start', target: 'pause' },
-        { source: 'pause', target: 'after' },
-      ],
-    );
+    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > pause > after', [
+      start,
+      actionNode('pause', { actionType: 'delay', until: '2020-01-01T00:00:00Z' }),
+      tag('after', 'after-delay'),
+    ]);
     const ticketId = await openTicket(api);
     const [done] = await finishedExecutions(api, workflowId);
     expect(done.status).toBe('completed');
@@ -86,7 +79,7 @@ describe('wait_for_reply', () => {
   it('takes its true edge when the customer replies in time', async () => {
     const { api } = await engineWorkspace(app);
     const graph = waitGraph(30);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
+    const workflowId = await activeWorkflow(api, 'ticket_created', graph.edges, graph.nodes);
     const ticketId = await openTicket(api);
     const waiting = await executionAtStep(api, workflowId, 'await', 'waiting');
     expect(waiting.status).toBe('running');
@@ -105,7 +98,7 @@ describe('wait_for_reply', () => {
   it('takes its false edge on timeout', async () => {
     const { api } = await engineWorkspace(app);
     const graph = waitGraph(1);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
+    const workflowId = await activeWorkflow(api, 'ticket_created', graph.edges, graph.nodes);
     const ticketId = await openTicket(api);
 
     const [done] = await finishedExecutions(api, workflowId);
@@ -119,7 +112,7 @@ describe('wait_for_reply', () => {
   it('ignores a reply from someone other than the customer', async () => {
     const { api } = await engineWorkspace(app);
     const graph = waitGraph(2);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
+    const workflowId = await activeWorkflow(api, 'ticket_created', graph.edges, graph.nodes);
     const ticketId = await openTicket(api);
     await executionAtStep(api, workflowId, 'await', 'waiting');
 
@@ -134,7 +127,7 @@ describe('wait_for_reply', () => {
   it('counts a reply the relay never passed on: at the timeout the database settles it', async () => {
     const { api } = await engineWorkspace(app);
     const graph = waitGraph(3);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
+    const workflowId = await activeWorkflow(api, 'ticket_created', graph.edges, graph.nodes);
     const ticketId = await openTicket(api);
     await executionAtStep(api, workflowId, 'await', 'waiting');
 
@@ -152,17 +145,13 @@ describe('wait_for_reply', () => {
 
   it('does not count a reply written before it began waiting', async () => {
     const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [start, { id: 'pause', type: 'action', data: { actionType: 'delay', seconds: 2 } }, { id: 'await', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds: 2 } }, tag('replied', 'customer-replied'), tag('silent', 'no-reply')],
-      [
-        { source: 'start', target: 'pause' },
-        { source: 'pause', target: 'await' },
-        { source: 'await', target: 'replied', label: 'true' },
-        { source: 'await', target: 'silent', label: 'false' },
-      ],
-    );
+    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > pause > await >true replied, await >false silent', [
+      start,
+      actionNode('pause', { actionType: 'delay', seconds: 2 }),
+      actionNode('await', { actionType: 'wait_for_reply', timeoutSeconds: 2 }),
+      tag('replied', 'customer-replied'),
+      tag('silent', 'no-reply'),
+    ]);
     const ticketId = await openTicket(api);
     await executionAtStep(api, workflowId, 'pause', 'waiting');
     const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Before you asked', senderEmail: 'customer@example.com' });

@@ -26,7 +26,7 @@ describe('version pinning', () => {
   it('finishes a run with the graph of its version although the workflow was edited meanwhile', async () => {
     const { api } = await engineWorkspace(app);
     const v1 = graphTagging('v1', 2);
-    const workflowId = await activeWorkflow(api, 'ticket_created', v1.nodes, v1.edges);
+    const workflowId = await activeWorkflow(api, 'ticket_created', v1.edges, v1.nodes);
     const first = await openTicket(api);
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
     expect(waiting).toMatchObject({ status: 'running', workflowVersion: 1, ticketId: first });
@@ -53,7 +53,7 @@ describe('deleting a workflow', () => {
   it('cancels its waiting run, which never reaches its next node, and hides it and its executions', async () => {
     const { api } = await engineWorkspace(app);
     const graph = graphTagging('too-late', 2);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
+    const workflowId = await activeWorkflow(api, 'ticket_created', graph.edges, graph.nodes);
     const ticketId = await openTicket(api);
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
 

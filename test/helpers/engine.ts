@@ -14,6 +14,7 @@ import { startWorker, type RunningWorker } from '../../temporal/worker.ts';
 import { TemporalSchedules } from '../../temporal/schedules.ts';
 import { client, createWorkspace, newTicket, type Client, type TestWorkspace } from './app.ts';
 import { useFixture } from './fixture.ts';
+import { paths, triggerNode } from './workflows.ts';
 
 // Workers log failed activities and workflows at WARN; tests provoke many on purpose.
 try {
@@ -124,9 +125,15 @@ export async function finishedExecutions(api: Client, workflowId: string, count 
   }, timeoutMs, `${count} finished execution(s) of workflow ${workflowId}`);
 }
 
-/** Creates an active workflow from a graph and returns its id. */
-export async function activeWorkflow(api: Client, triggerType: string, nodes: unknown[], edges: unknown[], name = 'Test workflow'): Promise<string> {
-  const created = await api.post('/api/workflows', { name, triggerType, workflowJson: { nodes, edges } });
+/**
+ * Creates an active workflow and returns its id. Its graph: `edges`, as objects or as paths
+ * ('start > tag, is-vip >true vip': see paths()), and `nodes`, after a trigger node `start` of
+ * `triggerType` unless they hold a trigger of their own.
+ */
+export async function activeWorkflow(api: Client, triggerType: string, edges: unknown[] | string, nodes: unknown[], name = 'Test workflow'): Promise<string> {
+  const hasTrigger = nodes.some((n) => (n as { type?: string }).type === 'trigger');
+  const workflowJson = { nodes: hasTrigger ? nodes : [triggerNode(triggerType, 'start'), ...nodes], edges: typeof edges === 'string' ? paths(edges) : edges };
+  const created = await api.post('/api/workflows', { name, triggerType, workflowJson });
   if (created.status !== 201) throw new Error(`workflow not created: ${JSON.stringify(created.body)}`);
   const id = created.body.workflow.id as string;
   const activated = await api.patch(`/api/workflows/${id}`, { isActive: true });
