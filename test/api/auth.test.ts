@@ -1,14 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/workspaces/keys.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
-import { client, createWorkspace, newTicket, type TestWorkspace, useTestApp } from '../helpers/app.ts';
+import { client, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectJson } from '../helpers/expect.ts';
 
 const app = useTestApp();
-let ws: TestWorkspace;
+const { ws } = useWorkspace(app);
 let ticketId: string;
 beforeAll(async () => {
-  ws = await createWorkspace(app.orm);
   ticketId = (await createTicket(client(app.baseUrl, ws.key))).id;
 });
 

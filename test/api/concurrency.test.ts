@@ -1,12 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, useTestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { allMessages, createTicket, getTicket, setStatus } from '../helpers/expect.ts';
 
 const app = useTestApp();
-let api: Client;
-beforeAll(async () => {
-  api = client(app.baseUrl, (await createWorkspace(app.orm, [{ userId: 'agent-1' }, { userId: 'agent-2' }])).key);
-});
+const { api } = useWorkspace(app, [{ userId: 'agent-1' }, { userId: 'agent-2' }]);
 
 const ids = (messages: Array<{ id: string }>) => messages.map((m) => m.id);
 

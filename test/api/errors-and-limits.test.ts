@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { ormConfig } from '../../src/db/orm.ts';
 import { createLogger } from '../../src/logger.ts';
-import { client, type Client, createWorkspace, newTicket, startTestApp, type TestWorkspace, useTestApp } from '../helpers/app.ts';
+import { client, createWorkspace, newTicket, startTestApp, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { allMessages, createTicket, expectError, expectErrorShape, expectValidation, getTicket } from '../helpers/expect.ts';
 import { freePort } from '../helpers/ports.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
@@ -14,12 +14,9 @@ const MiB = 1024 * 1024;
 const UNKNOWN_TICKET = '00000000-0000-4000-8000-000000000000';
 
 const app = useTestApp();
-let ws: TestWorkspace;
-let api: Client;
+const { ws, api } = useWorkspace(app, [{ userId: 'agent-1' }]);
 let ticketId: string;
 beforeAll(async () => {
-  ws = await createWorkspace(app.orm, [{ userId: 'agent-1' }]);
-  api = client(app.baseUrl, ws.key);
   ticketId = (await createTicket(api)).id;
 });
 

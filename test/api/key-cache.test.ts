@@ -1,14 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 
 // API keys are kept in memory (only their hashes) and dropped the moment their row changes:
 // the row's trigger notifies every API process (src/workspaces/key-cache.ts).
 
 const app = useTestApp();
-let ws: TestWorkspace;
-beforeAll(async () => {
-  ws = await createWorkspace(app.orm);
-});
+const { ws } = useWorkspace(app);
 
 const sql = (query: string, params: unknown[] = []) => app.orm.em.fork().getConnection().execute(query, params);
 const lookupOf = (key: string) => key.split('_')[1];

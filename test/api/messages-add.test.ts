@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Workspace } from '../../src/workspaces/entity.ts';
-import { client, type Client, createWorkspace, useTestApp } from '../helpers/app.ts';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import {
   allMessages,
   createTicket,
@@ -16,10 +16,7 @@ import {
 } from '../helpers/expect.ts';
 
 const app = useTestApp();
-let api: Client;
-beforeAll(async () => {
-  api = client(app.baseUrl, (await createWorkspace(app.orm, [{ userId: 'agent-1' }])).key);
-});
+const { api } = useWorkspace(app, [{ userId: 'agent-1' }]);
 
 const CUSTOMER = 'customer@example.com';
 const reply = (overrides: Record<string, unknown> = {}) => ({ body: 'Any news?', senderEmail: CUSTOMER, ...overrides });

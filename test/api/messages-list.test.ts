@@ -1,17 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ACTOR } from '../../src/actor.ts';
 import { createServices } from '../../src/services.ts';
-import { client, type Client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
+import { useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectValidation, keysOf, MESSAGE_FIELDS } from '../helpers/expect.ts';
 
 const app = useTestApp();
-let ws: TestWorkspace;
-let api: Client;
+const { ws, api } = useWorkspace(app);
 /** A ticket with 151 messages: the initial one ("initial") and "m2" … "m151", in that order. */
 let big: { id: string; messageIds: string[] };
 beforeAll(async () => {
-  ws = await createWorkspace(app.orm);
-  api = client(app.baseUrl, ws.key);
   const { id } = await createTicket(api, { body: 'initial' });
   const messages = createServices(app.orm.em.fork()).messages;
   for (let i = 2; i <= 151; i++) {

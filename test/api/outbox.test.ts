@@ -1,15 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OutboxEvent } from '../../src/events/entity.ts';
-import { client, type Client, createWorkspace, newTicket, type TestWorkspace, useTestApp } from '../helpers/app.ts';
+import { client, createWorkspace, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { allMessages, createTicket, expectError, getTicket, outboxEvents, setStatus } from '../helpers/expect.ts';
 
 const app = useTestApp();
-let ws: TestWorkspace;
-let api: Client;
-beforeAll(async () => {
-  ws = await createWorkspace(app.orm, [{ userId: 'agent-1' }]);
-  api = client(app.baseUrl, ws.key);
-});
+const { ws, api } = useWorkspace(app, [{ userId: 'agent-1' }]);
 
 const events = (ticketId: string) => outboxEvents(app.orm, { ticketId });
 const types = (rows: OutboxEvent[]) => rows.map((e) => e.type).sort();

@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, newTicket, useTestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, createWorkspace, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
 import {
   allMessages,
   CREATED_TICKET_FIELDS,
@@ -13,10 +13,7 @@ import {
 } from '../helpers/expect.ts';
 
 const app = useTestApp();
-let api: Client;
-beforeAll(async () => {
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-});
+const { api } = useWorkspace(app);
 
 const create = (overrides: Record<string, unknown> = {}) => api.post('/api/v1/tickets', newTicket(overrides));
 

@@ -1,15 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
+import { createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectValidation, keysOf, setStatus, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
 
 /** One workspace with 25 tickets, created a little apart so "newest first" is unambiguous. */
 const app = useTestApp();
-let ws: TestWorkspace;
-let api: Client;
+const { ws, api } = useWorkspace(app);
 let createdIds: string[] = [];
 beforeAll(async () => {
-  ws = await createWorkspace(app.orm);
-  api = client(app.baseUrl, ws.key);
   createdIds = [];
   for (let i = 0; i < 25; i++) {
     createdIds.push((await createTicket(api, { subject: `Ticket ${i}` })).id);

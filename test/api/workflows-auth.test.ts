@@ -2,16 +2,15 @@
 // with WWW-Authenticate: Bearer for a missing, malformed, unknown or revoked key).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
-import { client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson } from '../helpers/expect.ts';
 import { createWorkflow, getWorkflow, listExecutions, listWorkflows, runnable, triggerWorkflow } from '../helpers/workflows.ts';
 
 const app = useTestApp();
-let ws: TestWorkspace;
+const { ws } = useWorkspace(app);
 let workflowId: string;
 let executionId: string;
 beforeAll(async () => {
-  ws = await createWorkspace(app.orm);
   const api = client(app.baseUrl, ws.key);
   workflowId = (await createWorkflow(api, runnable())).id;
   executionId = (await triggerWorkflow(api, workflowId)).id;

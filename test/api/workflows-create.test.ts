@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, type Client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import {
@@ -17,12 +17,7 @@ import {
 const MiB = 1024 * 1024;
 
 const app = useTestApp();
-let ws: TestWorkspace;
-let api: Client;
-beforeAll(async () => {
-  ws = await createWorkspace(app.orm);
-  api = client(app.baseUrl, ws.key);
-});
+const { ws, api } = useWorkspace(app);
 
 const create = (body: unknown) => api.post('/api/workflows', body);
 

@@ -2,7 +2,7 @@
 // without a workflow engine: executions whose path reaches an action stay `pending` here until
 // cancelled (one that reaches none is complete at once: it needs no engine).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, useTestApp } from '../helpers/app.ts';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectErrorShape, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
 import {
   createWorkflow,
@@ -19,13 +19,11 @@ import {
 } from '../helpers/workflows.ts';
 
 const app = useTestApp();
-let api: Client;
-let other: Client;
+const { api } = useWorkspace(app);
+const { api: other } = useWorkspace(app);
 let ticketId: string;
 let otherTicketId: string;
 beforeAll(async () => {
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-  other = client(app.baseUrl, (await createWorkspace(app.orm)).key);
   ticketId = (await createTicket(api)).id;
   otherTicketId = (await createTicket(other)).id;
 });

@@ -1,8 +1,8 @@
 // docs/contract.md §4: workflowJson is validated on create and on update; a broken graph is a 400
 // validation_failed whose details name the node or edge. One case per rule, each sent both
 // ways (POST and PATCH), plus a complex valid graph that must be accepted as written.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, client, type Client, createWorkspace, useTestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type ApiResponse, client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError } from '../helpers/expect.ts';
 import {
   actionNode,
@@ -18,10 +18,7 @@ import {
 } from '../helpers/workflows.ts';
 
 const app = useTestApp();
-let api: Client;
-beforeAll(async () => {
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-});
+const { api } = useWorkspace(app);
 
 type Detail = { path: string; message: string };
 

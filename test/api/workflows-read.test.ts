@@ -1,6 +1,6 @@
 // GET /api/workflows/:id and GET /api/workflows (docs/contract.md §1, §4, §8 for the webhook block).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, useTestApp } from '../helpers/app.ts';
+import { client, type Client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectJson, expectValidation, ISO_UTC, keysOf } from '../helpers/expect.ts';
 import {
   createWorkflow,
@@ -19,12 +19,8 @@ import {
 } from '../helpers/workflows.ts';
 
 const app = useTestApp();
-let api: Client;
-let other: Client;
-beforeAll(async () => {
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-  other = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-});
+const { api } = useWorkspace(app);
+const { api: other } = useWorkspace(app);
 
 /** A workspace of its own, for tests that look at the whole list. */
 async function freshApi(): Promise<Client> {

@@ -1,6 +1,6 @@
 // PATCH /api/workflows/:id (docs/contract.md §1, §4) and DELETE /api/workflows/:id.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, useTestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson, expectValidation, keysOf, sleep } from '../helpers/expect.ts';
 import {
   actionNode,
@@ -23,12 +23,8 @@ import {
 } from '../helpers/workflows.ts';
 
 const app = useTestApp();
-let api: Client;
-let other: Client;
-beforeAll(async () => {
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-  other = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-});
+const { api } = useWorkspace(app);
+const { api: other } = useWorkspace(app);
 
 const patch = (id: string, body: unknown) => api.patch(`/api/workflows/${id}`, body);
 

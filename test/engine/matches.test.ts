@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Workflow, WorkflowVersion } from '../../src/workflows/entity.ts';
-import { activeWorkflow, engineWorkspace, eventually, listExecutions, openTicket, readTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, finishedExecutions, openTicket, readTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
 import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 // `matches` conditions run on RE2 inside the workflow sandbox (docs/automations.md,
@@ -9,14 +9,6 @@ import { actionNode, conditionNode } from '../helpers/workflows.ts';
 // execution with a message that says what to fix.
 
 const app = useEngineApp();
-
-/** The workflow's executions once `count` of them have finished, newest first. */
-async function finished(api: Parameters<typeof listExecutions>[0], workflowId: string, count: number) {
-  return eventually(async () => {
-    const list = await listExecutions(api, workflowId);
-    return list.filter((e) => ['completed', 'failed', 'cancelled'].includes(e.status)).length >= count ? list : undefined;
-  }, 30_000, `${count} finished execution(s)`);
-}
 
 describe('a matches condition in a workflow run', () => {
   it('decides a 100,000-character customer reply with a pattern RegExp could not finish', async () => {
@@ -34,13 +26,13 @@ describe('a matches condition in a workflow run', () => {
     const hostile = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body, senderEmail: 'customer@example.com' });
     expect(hostile.body.meta?.messageAddedEvent, JSON.stringify(hostile.body).slice(0, 300)).toBe('emitted');
 
-    const [first] = await finished(api, workflowId, 1);
+    const [first] = await finishedExecutions(api, workflowId, 1, 30_000);
     expect(first).toMatchObject({ status: 'completed', error: null });
     expect(stepOf(first, 'only-words')).toMatchObject({ status: 'passed', result: false });
     expect((await readTicket(api, ticketId)).tags).toEqual(['has-symbols']);
 
     await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Thanks it works now', senderEmail: 'customer@example.com' });
-    const [second] = await finished(api, workflowId, 2);
+    const [second] = await finishedExecutions(api, workflowId, 2, 30_000);
     expect(stepOf(second, 'only-words')).toMatchObject({ status: 'passed', result: true });
     expect((await readTicket(api, ticketId)).tags).toEqual(['has-symbols', 'plain-words']);
   });
@@ -67,8 +59,8 @@ describe('a matches condition in a workflow run', () => {
     const second = await openTicket(api, { subject: 'order 2' });
     const res = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId: first });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    const executions = await finished(api, workflowId, 3);
-    expect(executions.map((e) => e.triggeredBy).sort()).toEqual(['manual', 'ticket_created', 'ticket_created']);
+    const executions = await finishedExecutions(api, workflowId, 3, 30_000);
+    expect(executions.map((e: { triggeredBy: string }) => e.triggeredBy).sort()).toEqual(['manual', 'ticket_created', 'ticket_created']);
     for (const execution of executions) {
       expect(execution.status).toBe('failed');
       expect(execution.error).toMatch(/condition on "ticket\.subject" cannot be evaluated: its pattern ".*" is not a valid RE2 regular expression: .*lookahead is not supported.*Edit the workflow/);

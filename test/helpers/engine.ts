@@ -14,6 +14,7 @@ import { startWorker, type RunningWorker } from '../../temporal/worker.ts';
 import { TemporalSchedules } from '../../temporal/schedules.ts';
 import { client, createWorkspace, newTicket, type Client, type TestWorkspace } from './app.ts';
 import { useFixture } from './fixture.ts';
+import { pollUntil } from './poll.ts';
 import { paths, triggerNode } from './workflows.ts';
 
 // Workers log failed activities and workflows at WARN; tests provoke many on purpose.
@@ -101,19 +102,8 @@ export function useEngineApp(opts: EngineAppOptions | (() => EngineAppOptions) =
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  return pollUntil(check, { timeoutMs, intervalMs: 100, timedOut: (last) => new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`) });
 }
 
 /** The executions of a workflow once `count` of them have finished. */
@@ -145,6 +135,17 @@ export async function engineWorkspace(app: EngineApp, members: Array<{ userId: s
   const ws = await createWorkspace(app.orm, members);
   app.workspaceIds.add(ws.workspaceId);
   return { ws, api: client(app.baseUrl, ws.key) };
+}
+
+/**
+ * A fresh workspace of `app` with an active ticket_created workflow (see activeWorkflow) and a
+ * ticket opened in it, which starts the workflow's run.
+ */
+export async function runOnNewTicket(app: EngineApp, edges: unknown[] | string, nodes: unknown[], ticket: Record<string, unknown> = {}) {
+  const { ws, api } = await engineWorkspace(app);
+  const workflowId = await activeWorkflow(api, 'ticket_created', edges, nodes);
+  const ticketId = await openTicket(api, ticket);
+  return { ws, api, workflowId, ticketId };
 }
 
 export { newTicket };
