@@ -1,27 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, eventually, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
+import { executionAtStep, finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import { actionNode, triggerNode } from '../helpers/workflows.ts';
-import type { Client } from '../helpers/app.ts';
 
 const app = useEngineApp();
 
-const waitingStep = async (api: Client, workflowId: string, nodeId: string) =>
-  eventually(async () => {
-    const [execution] = (await api.get(`/api/workflows/${workflowId}/executions`)).body.executions ?? [];
-    return execution?.steps.some((s: { nodeId: string; status: string }) => s.nodeId === nodeId && s.status === 'waiting') ? execution : undefined;
-  }, 20_000, `a waiting step for ${nodeId}`);
-
 describe('a waiting run', () => {
   it('survives a worker restart and takes the reply branch when the customer answers', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'created > await-answer >true thanks, await-answer >false nudge', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'created > await-answer >true thanks, await-answer >false nudge', [
       triggerNode('ticket_created', 'created'),
       actionNode('await-answer', { actionType: 'wait_for_reply', timeoutSeconds: 120 }),
       actionNode('thanks', { actionType: 'add_tag', tag: 'answered' }),
       actionNode('nudge', { actionType: 'add_tag', tag: 'silent' }),
     ]);
     const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
-    const waiting = await waitingStep(api, workflowId, 'await-answer');
+    const waiting = await executionAtStep(api, workflowId, 'await-answer', 'waiting');
     expect(waiting.status).toBe('running');
 
     await app.worker!.stop();
@@ -37,14 +29,13 @@ describe('a waiting run', () => {
   });
 
   it('keeps its timer across a worker restart', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'created > pause > later', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'created > pause > later', [
       triggerNode('ticket_created', 'created'),
       actionNode('pause', { actionType: 'delay', seconds: 3 }),
       actionNode('later', { actionType: 'set_priority', priority: 'low' }),
     ]);
     const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
-    await waitingStep(api, workflowId, 'pause');
+    await executionAtStep(api, workflowId, 'pause', 'waiting');
     await app.worker!.stop();
     await app.startWorker();
 

@@ -9,6 +9,7 @@ import {
   stepOf,
   stepStates,
   useEngineApp,
+  workspaceWithWorkflow,
 } from '../helpers/engine.ts';
 import { actionNode } from '../helpers/workflows.ts';
 
@@ -41,8 +42,7 @@ describe('a failing action', () => {
   });
 
   it('a failure on one branch ends a delay waiting on another: the step does not stay waiting', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > beat > assign, start > pause', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > beat > assign, start > pause', [
       actionNode('beat', { actionType: 'delay', seconds: 1 }),
       actionNode('assign', { actionType: 'assign_ticket', assignTo: 'ghost-user' }),
       actionNode('pause', { actionType: 'delay', seconds: 30 }),
@@ -56,8 +56,7 @@ describe('a failing action', () => {
   });
 
   it('an action that needs a ticket fails a run that has none', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'manual', 'start > reply', [actionNode('reply', { actionType: 'send_reply', body: 'Hello' })]);
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'manual', 'start > reply', [actionNode('reply', { actionType: 'send_reply', body: 'Hello' })]);
     expect((await api.post(`/api/workflows/${workflowId}/trigger`, {})).status).toBe(202);
 
     const [execution] = await finishedExecutions(api, workflowId);
@@ -68,8 +67,7 @@ describe('a failing action', () => {
   });
 
   it('an http_request to a private address is refused and fails the run', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > notify > reply', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > notify > reply', [
       actionNode('notify', { actionType: 'http_request', method: 'POST', url: 'http://127.0.0.1:9/hook', body: { ticket: '{{ticket.id}}' } }),
       actionNode('reply', { actionType: 'send_reply', body: 'We told the team.' }),
     ]);

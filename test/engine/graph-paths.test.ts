@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Execution } from '../../src/executions/entity.ts';
 import {
-  activeWorkflow,
-  engineWorkspace,
   type ExecutionView,
   finishedExecutions,
   openTicket,
   readMessages,
   readTicket,
+  runOnNewTicket,
   stepOf,
   useEngineApp,
+  workspaceWithWorkflow,
 } from '../helpers/engine.ts';
 import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
@@ -22,13 +22,11 @@ const listedNodes = (e: ExecutionView) => e.steps.map((s) => s.nodeId).sort();
 
 describe('a condition that does not hold', () => {
   it('follows its false edge and never lists the true branch', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > is-urgent >true raise, is-urgent >false routine', [
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > is-urgent >true raise, is-urgent >false routine', [
       conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
       actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
       actionNode('routine', { actionType: 'add_tag', tag: 'routine' }),
-    ]);
-    const ticketId = await openTicket(api, { subject: 'How do I change my password?' });
+    ], { subject: 'How do I change my password?' });
 
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution.status).toBe('completed');
@@ -42,8 +40,7 @@ describe('a condition that does not hold', () => {
 
 describe('fan-out and joins', () => {
   it('runs both branches of a fan-out and a diamond join once, with templates filled', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'manual', 'start > left, start > right, left > join, right > join', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'manual', 'start > left, start > right, left > join, right > join', [
       actionNode('left', { actionType: 'add_tag', tag: 'left-{{data.ref}}' }),
       actionNode('right', { actionType: 'set_priority', priority: 'high' }),
       actionNode('join', { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, about "{{ticket.subject}}" (ref {{data.ref}}).' }),
@@ -64,14 +61,12 @@ describe('fan-out and joins', () => {
   });
 
   it('runs a join once when one of its branches is not taken', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > is-vip >true vip, is-vip >false standard, vip > ack, standard > ack', [
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > is-vip >true vip, is-vip >false standard, vip > ack, standard > ack', [
       conditionNode('is-vip', { field: 'ticket.customerEmail', operator: 'ends_with', value: '@vip.example.com' }),
       actionNode('vip', { actionType: 'add_tag', tag: 'vip' }),
       actionNode('standard', { actionType: 'add_tag', tag: 'standard' }),
       actionNode('ack', { actionType: 'send_reply', body: 'We received "{{ticket.subject}}".', bodyHtml: '<p>We received <b>{{ticket.subject}}</b>.</p>' }),
-    ]);
-    const ticketId = await openTicket(api, { subject: 'Login <loop>', customerEmail: 'dana@vip.example.com' });
+    ], { subject: 'Login <loop>', customerEmail: 'dana@vip.example.com' });
 
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution.status).toBe('completed');
@@ -86,8 +81,7 @@ describe('fan-out and joins', () => {
 
 describe('a path that reaches no action', () => {
   it('is complete when the execution is created, with its steps, and never becomes a Temporal run', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > is-urgent >true escalate', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-urgent >true escalate', [
       conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
       actionNode('escalate', { actionType: 'set_priority', priority: 'urgent' }),
     ]);

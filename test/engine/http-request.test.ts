@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCidr, isRestricted } from '../../temporal/activities/http-request.ts';
-import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
+import { finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import { actionNode, triggerNode } from '../helpers/workflows.ts';
 
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
@@ -31,8 +31,7 @@ afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 const app = useEngineApp({ httpAllow: ['127.0.0.1'] });
 
 async function runHttpWorkflow(url: string, extra: Record<string, unknown> = {}) {
-  const { api } = await engineWorkspace(app);
-  const workflowId = await activeWorkflow(api, 'ticket_created', 'created > notify', [
+  const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'created > notify', [
     triggerNode('ticket_created', 'created'),
     actionNode('notify', { actionType: 'http_request', method: 'POST', url, headers: { 'x-ticket': '{{ticket.id}}' }, body: { subject: '{{ticket.subject}}' }, ...extra }),
   ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, finishedExecutions, listExecutions, newTicket, readTicket, settled, useEngineApp } from '../helpers/engine.ts';
+import { finishedExecutions, listExecutions, newTicket, readTicket, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 
 // docs/contract.md §1, Idempotent writes, with a real worker: a retried keyed write starts no
 // second automation run, and a keyed manual run starts once its execution has committed.
@@ -13,8 +13,7 @@ const tagOnCreate = [
 
 describe('Idempotency-Key with the workflow engine', () => {
   it('a ticket creation sent again, in sequence and in parallel, makes one ticket and one automation run', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', [{ source: 'start', target: 'tag' }], tagOnCreate);
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', [{ source: 'start', target: 'tag' }], tagOnCreate);
     const key = { 'idempotency-key': 'create-once' };
     const first = await api.post('/api/v1/tickets', newTicket(), key);
     expect(first.status).toBe(201);
@@ -29,8 +28,7 @@ describe('Idempotency-Key with the workflow engine', () => {
   });
 
   it('a manual run sent again runs once, and its replay is the answer as first given', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'manual', 'start > tag', [tagOnCreate[1]]);
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'manual', 'start > tag', [tagOnCreate[1]]);
     const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
     const key = { 'idempotency-key': 'run-once' };
     const first = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId: ticket.id }, key);

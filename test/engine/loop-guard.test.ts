@@ -10,6 +10,7 @@ import {
   settled,
   stepOf,
   useEngineApp,
+  workspaceWithWorkflow,
 } from '../helpers/engine.ts';
 import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
@@ -20,9 +21,8 @@ const app = useEngineApp();
 
 describe('a workflow that changes the ticket that triggered it', () => {
   it('runs exactly once per outside change and then settles', async () => {
-    const { ws, api } = await engineWorkspace(app);
     // On any update it flips the priority: unguarded, each flip would trigger the next one.
-    const workflowId = await activeWorkflow(api, 'ticket_updated', 'start > is-high >true lower, is-high >false raise', [
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_updated', 'start > is-high >true lower, is-high >false raise', [
       conditionNode('is-high', { field: 'ticket.priority', operator: 'equals', value: 'high' }),
       actionNode('lower', { actionType: 'set_priority', priority: 'low' }),
       actionNode('raise', { actionType: 'set_priority', priority: 'high' }),

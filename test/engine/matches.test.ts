@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Workflow, WorkflowVersion } from '../../src/workflows/entity.ts';
-import { activeWorkflow, engineWorkspace, finishedExecutions, openTicket, readTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
+import { finishedExecutions, openTicket, readTicket, stepOf, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 // `matches` conditions run on RE2 inside the workflow sandbox (docs/automations.md,
@@ -12,10 +12,9 @@ const app = useEngineApp();
 
 describe('a matches condition in a workflow run', () => {
   it('decides a 100,000-character customer reply with a pattern RegExp could not finish', async () => {
-    const { api } = await engineWorkspace(app);
     // On RegExp, ^(\w+\s?)*$ against 20,000 words and a final "!" tries every way of cutting
     // every word (2^(3·20000) and more): the workflow task would never finish.
-    const workflowId = await activeWorkflow(api, 'message_received', 'start > only-words >true plain, only-words >false symbols', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'message_received', 'start > only-words >true plain, only-words >false symbols', [
       conditionNode('only-words', { field: 'message.body', operator: 'matches', value: '^(\\w+\\s?)*$' }),
       actionNode('plain', { actionType: 'add_tag', tag: 'plain-words' }),
       actionNode('symbols', { actionType: 'add_tag', tag: 'has-symbols' }),
@@ -38,9 +37,8 @@ describe('a matches condition in a workflow run', () => {
   });
 
   it('fails the execution, naming the pattern and why, when a stored pattern is one RE2 cannot run', async () => {
-    const { api } = await engineWorkspace(app);
     const condition = { field: 'ticket.subject', operator: 'matches' as const, value: '^order' };
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > is-order >true tag', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-order >true tag', [
       conditionNode('is-order', condition),
       actionNode('tag', { actionType: 'add_tag', tag: 'order' }),
     ]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/app.ts';
 import { startOwnTemporal, type OwnTemporal } from '../helpers/own-temporal.ts';
-import { activeWorkflow, engineWorkspace, eventually, finishedExecutions, listExecutions, readTicket, settled, useEngineApp } from '../helpers/engine.ts';
+import { eventually, finishedExecutions, listExecutions, readTicket, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import { actionNode } from '../helpers/workflows.ts';
 import { newTicket } from '../helpers/app.ts';
 import { ReplySignal } from '../../src/triggers/entity.ts';
@@ -30,8 +30,7 @@ async function within<T>(ms: number, what: string, call: Promise<T>): Promise<T>
 
 describe('the workflow engine down for a while', () => {
   it('tickets created meanwhile are accepted and each gets exactly one completed execution once it is back', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'seen' })]);
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'seen' })]);
     const before = (await api.post('/api/v1/tickets', newTicket({ subject: 'Before the outage' }))).body.data.id;
     await finishedExecutions(api, workflowId, 1);
 
@@ -67,8 +66,7 @@ describe('the workflow engine down for a while', () => {
   }, 120_000);
 
   it('a customer reply written meanwhile reaches the run waiting for it once the engine is back', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > await >true replied, await >false silent', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > await >true replied, await >false silent', [
       actionNode('await', { actionType: 'wait_for_reply', timeoutSeconds: 120 }),
       actionNode('replied', { actionType: 'add_tag', tag: 'customer-replied' }),
       actionNode('silent', { actionType: 'add_tag', tag: 'no-reply' }),

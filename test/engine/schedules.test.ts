@@ -6,7 +6,7 @@ import { Workflow } from '../../src/workflows/entity.ts';
 import { ExecutionDispatcher } from '../../src/triggers/dispatcher.ts';
 import { Execution } from '../../src/executions/entity.ts';
 import { runTickBatch, type TickBatch } from '../../src/triggers/ticks.ts';
-import { activeWorkflow, engineWorkspace, eventually, newTicket, useEngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, eventually, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 
 const app = useEngineApp();
@@ -56,9 +56,8 @@ describe('scheduled trigger', () => {
   });
 
   it('starts one execution without a ticket per tick when there is no ticket filter', async () => {
-    const { api } = await engineWorkspace(app);
     const graph = scheduledGraph({ intervalSeconds: 1 });
-    const workflowId = await activeWorkflow(api, 'scheduled', graph.edges, graph.nodes, 'Heartbeat');
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'scheduled', graph.edges, graph.nodes, 'Heartbeat');
     const runs = await eventually(async () => {
       const list = await executionsOf(api, workflowId);
       return list.some((e) => e.status === 'completed') ? list : undefined;
@@ -68,9 +67,8 @@ describe('scheduled trigger', () => {
   });
 
   it('skips ticks while an execution of an earlier tick is still running', async () => {
-    const { api } = await engineWorkspace(app);
     const graph = scheduledGraph({ intervalSeconds: 1 }, [{ id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 3 } }], [{ source: 'tick', target: 'wait' }]);
-    const workflowId = await activeWorkflow(api, 'scheduled', graph.edges, graph.nodes, 'Slow tick');
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'scheduled', graph.edges, graph.nodes, 'Slow tick');
     type Run = { status: string; startedAt: string; completedAt: string | null };
     const runs = (await eventually(async () => {
       const list = (await api.get(`/api/workflows/${workflowId}/executions`)).body.executions as Run[];

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
+import { finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 const app = useEngineApp();
 
 describe('ticket_created workflows', () => {
   it('run their actions on the new ticket and record every step', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > is-urgent >true raise > reply', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-urgent >true raise > reply', [
       conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
       actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
       actionNode('reply', { actionType: 'send_reply', body: 'Hello {{ticket.customerName}}, we are on it.' }),

@@ -7,10 +7,12 @@ import {
   openTicket,
   readMessages,
   readTicket,
+  runOnNewTicket,
   settled,
   stepOf,
   stepStates,
   useEngineApp,
+  workspaceWithWorkflow,
 } from '../helpers/engine.ts';
 import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
@@ -21,9 +23,7 @@ const app = useEngineApp();
 
 describe('ticket_created', () => {
   it('runs on a new ticket and changes it', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'new' })]);
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'new' })]);
 
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'ticket_created', ticketId, error: null });
@@ -37,8 +37,7 @@ describe('ticket_created', () => {
 
 describe('ticket_updated', () => {
   it('sees the change as changes.<field>.from/to', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_updated', 'start > to-pending >true tag', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_updated', 'start > to-pending >true tag', [
       conditionNode('to-pending', { field: 'changes.status.to', operator: 'equals', value: 'pending' }),
       actionNode('tag', { actionType: 'add_tag', tag: 'awaiting-customer' }),
     ]);
@@ -53,8 +52,7 @@ describe('ticket_updated', () => {
   });
 
   it('evaluates changed_to against the field that changed', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_updated', 'start > escalated >true urgent', [
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_updated', 'start > escalated >true urgent', [
       conditionNode('escalated', { field: 'status', operator: 'changed_to', value: 'escalated' }),
       actionNode('urgent', { actionType: 'set_priority', priority: 'urgent' }),
     ]);
@@ -80,8 +78,7 @@ describe('ticket_updated', () => {
 
 describe('ticket_closed', () => {
   it('runs when a PATCH closes the ticket', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_closed', 'start > bye', [
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_closed', 'start > bye', [
       actionNode('bye', { actionType: 'send_reply', body: 'Ticket "{{ticket.subject}}" is now {{ticket.status}}.' }),
     ]);
     const ticketId = await openTicket(api, { subject: 'Broken fax' });
@@ -98,8 +95,7 @@ describe('ticket_closed', () => {
 
 describe('message_received', () => {
   it('runs on a customer reply, sees message.*, and not on a reply from someone else', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'message_received', 'start > refund >true tag', [
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'message_received', 'start > refund >true tag', [
       conditionNode('refund', { field: 'message.body', operator: 'contains', value: 'refund' }),
       actionNode('tag', { actionType: 'add_tag', tag: 'refund' }),
     ]);

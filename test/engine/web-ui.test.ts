@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import { WORKFLOW_NAME } from '../../temporal/search-attributes.ts';
-import { activeWorkflow, engineWorkspace, eventually, executionAtStep, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
+import { eventually, executionAtStep, finishedExecutions, openTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import { actionNode } from '../helpers/workflows.ts';
 
 // What an operator sees of a run in the Temporal Web UI without opening it: a summary naming
@@ -17,9 +17,8 @@ const handleOf = async (workflowId: string) => {
 
 describe('a run in the Web UI', () => {
   it('is summarised by the automation and the ticket, and listed by the automation name', async () => {
-    const { api } = await engineWorkspace(app);
     const name = `Escalate urgent tickets ${Math.random().toString(36).slice(2, 8)}`;
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'seen' })], name);
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'seen' })], name);
     const ticketId = await openTicket(api, { subject: 'Printer on fire' });
     await finishedExecutions(api, workflowId);
 
@@ -36,8 +35,7 @@ describe('a run in the Web UI', () => {
   });
 
   it('says what it waits for and until when, in its current details and on its timer', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > await', [actionNode('await', { actionType: 'wait_for_reply', timeoutSeconds: 3 })]);
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > await', [actionNode('await', { actionType: 'wait_for_reply', timeoutSeconds: 3 })]);
     await openTicket(api);
     await executionAtStep(api, workflowId, 'await', 'waiting');
     const handle = await handleOf(workflowId);

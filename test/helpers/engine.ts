@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -101,6 +102,11 @@ export function useEngineApp(opts: EngineAppOptions | (() => EngineAppOptions) =
   return useFixture(() => startEngineApp(typeof opts === 'function' ? opts() : opts), (app) => app.close());
 }
 
+/** A connection to the run's Temporal server, open for the tests of a file (see useFixture). */
+export function useTemporalConnection(): Connection {
+  return useFixture(() => Connection.connect({ address: inject('temporalAddress') }), (connection) => connection.close());
+}
+
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
 export function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
   return pollUntil(check, { timeoutMs, intervalMs: 100, timedOut: (last) => new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`) });
@@ -137,15 +143,17 @@ export async function engineWorkspace(app: EngineApp, members: Array<{ userId: s
   return { ws, api: client(app.baseUrl, ws.key) };
 }
 
-/**
- * A fresh workspace of `app` with an active ticket_created workflow (see activeWorkflow) and a
- * ticket opened in it, which starts the workflow's run.
- */
-export async function runOnNewTicket(app: EngineApp, edges: unknown[] | string, nodes: unknown[], ticket: Record<string, unknown> = {}) {
+/** A fresh workspace of `app` with one active workflow (see activeWorkflow). */
+export async function workspaceWithWorkflow(app: EngineApp, triggerType: string, edges: unknown[] | string, nodes: unknown[], name?: string) {
   const { ws, api } = await engineWorkspace(app);
-  const workflowId = await activeWorkflow(api, 'ticket_created', edges, nodes);
-  const ticketId = await openTicket(api, ticket);
-  return { ws, api, workflowId, ticketId };
+  const workflowId = await activeWorkflow(api, triggerType, edges, nodes, name);
+  return { ws, api, workflowId };
+}
+
+/** A fresh workspace of `app` with an active ticket_created workflow and a ticket opened in it, which starts the workflow's run. */
+export async function runOnNewTicket(app: EngineApp, edges: unknown[] | string, nodes: unknown[], ticket: Record<string, unknown> = {}) {
+  const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', edges, nodes);
+  return { ws, api, workflowId, ticketId: await openTicket(api, ticket) };
 }
 
 export { newTicket };
