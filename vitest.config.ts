@@ -1,15 +1,33 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Two tiers. `unit` (test/unit): pure logic and fakes, no database and no Temporal, so it runs
+ * alone in seconds (`npm run test:unit`). `integration` (everything else): the real app on a
+ * PostgreSQL database and a Temporal server that its global setup starts (embedded ones when
+ * none is configured). `npm test` runs both. Real-process fault scenarios run apart:
+ * `npm run test:faults` (vitest.faults.config.ts).
+ */
 export default defineConfig({
   test: {
-    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/temporal-setup.ts'],
-    include: ['test/**/*.test.ts'],
-    // Real-process fault scenarios run apart: `npm run test:faults` (vitest.faults.config.ts).
-    exclude: [...configDefaults.exclude, 'test/faults/**'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: files run in parallel, each in its own workspace of the shared test database.
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/unit/**', 'test/faults/**'],
+          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/temporal-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,8 +1,6 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
-import { UsageError } from './errors.ts';
-import { runEntry, sentence, type Resources } from './process.ts';
+import { parseEntryArgs, runEntry, type Resources } from './process.ts';
 
 /**
  * `npm run migrate`: applies every pending migration to DATABASE_URL, or to the embedded
@@ -17,20 +15,8 @@ const USAGE = [
 ].join('\n');
 
 async function main(resources: Resources): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: process.argv.slice(2),
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (err) {
-    throw new UsageError(`${sentence((err as Error).message)} ${USAGE.split('\n')[0]}`);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return;
-  }
+  const values = parseEntryArgs({ json: { type: 'boolean' } }, USAGE);
+  if (!values) return;
   const config = loadConfig();
   const { openDatabase } = await import('./session.ts');
   const { applied } = await openDatabase(config, createLogger(config.logLevel), resources);

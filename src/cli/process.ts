@@ -1,4 +1,5 @@
 import { constants } from 'node:os';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { CommandError, UsageError } from './errors.ts';
 
 /**
@@ -93,4 +94,23 @@ export function messageOf(err: unknown): string {
 export function sentence(text: string): string {
   const line = text.replace(/\s*\n\s*/g, ' ').trim();
   return /[.?!]$/.test(line) ? line : `${line}.`;
+}
+
+/**
+ * The options of a single-purpose entry (`npm run migrate`, `npm run temporal:setup`), with
+ * `-h, --help` added: null once the help has been printed. A malformed command line is a usage
+ * error that ends with the usage line.
+ */
+export function parseEntryArgs<const O extends ParseArgsOptionsConfig>(options: O, usage: string) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: process.argv.slice(2), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true });
+  } catch (err) {
+    throw new UsageError(`${sentence((err as Error).message)} ${usage.split('\n')[0]}`);
+  }
+  if ((parsed.values as { help?: boolean }).help) {
+    process.stdout.write(usage + '\n');
+    return null;
+  }
+  return parsed.values;
 }

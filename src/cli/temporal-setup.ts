@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { UsageError } from './errors.ts';
-import { runEntry, sentence, type Resources } from './process.ts';
+import { parseEntryArgs, runEntry, type Resources } from './process.ts';
 
 /**
  * `npm run temporal:setup`: prepares a Temporal cluster other than the dev server for Deskflow
@@ -25,25 +24,15 @@ function positiveInteger(value: string | undefined, fallback: number, name: stri
 }
 
 async function main(resources: Resources): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: process.argv.slice(2),
-      options: {
-        'retention-days': { type: 'string' },
-        'wait-seconds': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    throw new UsageError(`${sentence((err as Error).message)} ${USAGE.split('\n')[0]}`);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n');
-    return;
-  }
+  const values = parseEntryArgs(
+    {
+      'retention-days': { type: 'string' },
+      'wait-seconds': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    USAGE,
+  );
+  if (!values) return;
   const retentionDays = positiveInteger(values['retention-days'], 7, 'retention-days');
   const waitSeconds = positiveInteger(values['wait-seconds'], 60, 'wait-seconds');
   const config = loadConfig();

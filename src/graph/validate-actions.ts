@@ -12,11 +12,13 @@ import {
   checkEnum,
   checkKeys,
   checkLabel,
+  checkNodeType,
   checkNumber,
   checkString,
   checkStringValue,
   checkTemplate,
   jsonDepth,
+  requiredPath,
 } from './validate-fields.ts';
 
 const PARAMS: Record<ActionType, readonly string[]> = {
@@ -43,17 +45,10 @@ const RESERVED_HEADERS = ['idempotency-key', 'host', 'content-length', 'transfer
 
 export function checkActionData(scope: Scope, data: Record<string, unknown>): void {
   checkLabel(scope, data);
-  const type = data.actionType;
-  const typePath = childPath(scope.path, 'actionType');
-  if (!Object.hasOwn(data, 'actionType')) {
-    scope.issues.add(typePath, `${scope.who}: actionType is missing`);
-    return;
-  }
-  if (typeof type !== 'string' || !(ACTION_TYPES as readonly string[]).includes(type)) {
-    scope.issues.add(typePath, `${scope.who}: unknown action type ${quote(type)} (action types: ${ACTION_TYPES.join(', ')})`);
-    return;
-  }
-  const actionType = type as ActionType;
+  const typePath = requiredPath(scope, data, 'actionType');
+  if (typePath === undefined) return;
+  const actionType = checkNodeType(scope, typePath, data.actionType, ACTION_TYPES, 'action type');
+  if (actionType === undefined) return;
   checkKeys(scope, data, ['actionType', 'label', ...PARAMS[actionType]]);
   switch (actionType) {
     case 'assign_ticket':
@@ -119,12 +114,9 @@ function checkHttpRequest(scope: Scope, data: Record<string, unknown>): void {
 }
 
 function checkMethod(scope: Scope, data: Record<string, unknown>): string | undefined {
-  const path = childPath(scope.path, 'method');
+  const path = requiredPath(scope, data, 'method');
+  if (path === undefined) return undefined;
   const method = data.method;
-  if (!Object.hasOwn(data, 'method')) {
-    scope.issues.add(path, `${scope.who}: method is missing`);
-    return undefined;
-  }
   if (typeof method === 'string' && (HTTP_METHODS as readonly string[]).includes(method)) return method;
   const upper = typeof method === 'string' ? method.toUpperCase() : '';
   const hint = (HTTP_METHODS as readonly string[]).includes(upper) ? ` (write it in uppercase: "${upper}")` : '';

@@ -12,7 +12,7 @@ import { patternProblem } from './regex.ts';
 import { isRecord, quote } from './text.ts';
 import { CHANGEABLE_TICKET_FIELDS, OPERATORS } from './types.ts';
 import type { Operator } from './types.ts';
-import { checkKeys, checkLabel } from './validate-fields.ts';
+import { checkKeys, checkLabel, requiredPath } from './validate-fields.ts';
 
 export const MAX_GROUP_DEPTH = 5;
 export const MAX_LEAVES = 50;
@@ -99,12 +99,9 @@ function checkLeaf(scope: Scope, leaf: Record<string, unknown>, extra: string[])
 }
 
 function checkField(scope: Scope, leaf: Record<string, unknown>, op: Operator | undefined): void {
-  const path = childPath(scope.path, 'field');
+  const path = requiredPath(scope, leaf, 'field');
+  if (path === undefined) return;
   const field = leaf.field;
-  if (!Object.hasOwn(leaf, 'field')) {
-    scope.issues.add(path, `${scope.who}: field is missing`);
-    return;
-  }
   if (typeof field !== 'string') {
     scope.issues.add(path, `${scope.who}: field must be a dotted path string, got ${quote(field)}`);
     return;

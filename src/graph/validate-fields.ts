@@ -22,6 +22,21 @@ export function checkKeys(scope: Scope, data: Record<string, unknown>, allowed: 
   }
 }
 
+/** The path of the required parameter `key`, or undefined (reported as missing) when `data` lacks it. */
+export function requiredPath(scope: Scope, data: Record<string, unknown>, key: string): string | undefined {
+  const path = childPath(scope.path, key);
+  if (Object.hasOwn(data, key)) return path;
+  scope.issues.add(path, `${scope.who}: ${key} is missing`);
+  return undefined;
+}
+
+/** A node's type (`what`: "action type", "trigger type") when it is one of `types`, else reported. */
+export function checkNodeType<T extends string>(scope: Scope, path: string, value: unknown, types: readonly T[], what: string): T | undefined {
+  if (typeof value === 'string' && (types as readonly string[]).includes(value)) return value as T;
+  scope.issues.add(path, `${scope.who}: unknown ${what} ${quote(value)} (${what}s: ${types.join(', ')})`);
+  return undefined;
+}
+
 export function checkLabel(scope: Scope, data: Record<string, unknown>): void {
   if (!Object.hasOwn(data, 'label')) return;
   checkString(scope, data, 'label', { min: 0, max: MAX_LABEL_LENGTH });
@@ -43,11 +58,8 @@ export function checkString(
   key: string,
   rule: StringRule,
 ): string | undefined {
-  const path = childPath(scope.path, key);
-  if (!Object.hasOwn(data, key)) {
-    scope.issues.add(path, `${scope.who}: ${key} is missing`);
-    return undefined;
-  }
+  const path = requiredPath(scope, data, key);
+  if (path === undefined) return undefined;
   return checkStringValue(scope, path, key, data[key], rule);
 }
 
@@ -93,11 +105,8 @@ export function checkEnum<T extends string>(
   key: string,
   values: readonly T[],
 ): T | undefined {
-  const path = childPath(scope.path, key);
-  if (!Object.hasOwn(data, key)) {
-    scope.issues.add(path, `${scope.who}: ${key} is missing`);
-    return undefined;
-  }
+  const path = requiredPath(scope, data, key);
+  if (path === undefined) return undefined;
   const value = data[key];
   if (typeof value === 'string' && (values as readonly string[]).includes(value)) return value as T;
   scope.issues.add(path, `${scope.who}: ${key} must be one of ${values.join(', ')}, got ${quote(value)}`);
@@ -120,11 +129,8 @@ export function checkNumber(
   key: string,
   rule: NumberRule,
 ): number | undefined {
-  const path = childPath(scope.path, key);
-  if (!Object.hasOwn(data, key)) {
-    scope.issues.add(path, `${scope.who}: ${key} is missing`);
-    return undefined;
-  }
+  const path = requiredPath(scope, data, key);
+  if (path === undefined) return undefined;
   const value = data[key];
   const kind = rule.integer === true ? 'an integer' : 'a number';
   const bounds =

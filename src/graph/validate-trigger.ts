@@ -8,7 +8,7 @@ import type { Scope } from './issues.ts';
 import { isRecord, quote } from './text.ts';
 import { TICKET_PRIORITIES, TICKET_STATUSES, TRIGGER_TYPES } from './types.ts';
 import type { TriggerType } from './types.ts';
-import { checkKeys, checkLabel, checkNumber, checkStringValue } from './validate-fields.ts';
+import { checkKeys, checkLabel, checkNodeType, checkNumber, checkStringValue, requiredPath } from './validate-fields.ts';
 
 const SCHEDULE_KEYS = ['cron', 'intervalSeconds', 'timezone', 'ticketFilter'];
 const FILTER_KEYS = ['status', 'priority', 'tagsAny', 'idleForSeconds'];
@@ -35,16 +35,10 @@ export function isValidTimeZone(tz: string): boolean {
 
 export function checkTriggerData(scope: Scope, data: Record<string, unknown>, workflowTrigger: TriggerType): void {
   checkLabel(scope, data);
-  const typePath = childPath(scope.path, 'triggerType');
-  const type = data.triggerType;
-  if (!Object.hasOwn(data, 'triggerType')) {
-    scope.issues.add(typePath, `${scope.who}: triggerType is missing`);
-    return;
-  }
-  if (typeof type !== 'string' || !(TRIGGER_TYPES as readonly string[]).includes(type)) {
-    scope.issues.add(typePath, `${scope.who}: unknown trigger type ${quote(type)} (trigger types: ${TRIGGER_TYPES.join(', ')})`);
-    return;
-  }
+  const typePath = requiredPath(scope, data, 'triggerType');
+  if (typePath === undefined) return;
+  const type = checkNodeType(scope, typePath, data.triggerType, TRIGGER_TYPES, 'trigger type');
+  if (type === undefined) return;
   if (type !== workflowTrigger) {
     scope.issues.add(
       typePath,

@@ -44,15 +44,8 @@ export function presentTicket(t: TicketRecord): PublicTicket {
   };
 }
 
+/** The fields of the creation response, taken from the public ticket. */
 export function presentCreatedTicket(t: TicketRecord): z.output<typeof createdTicket> {
-  return {
-    id: t.id,
-    subject: t.subject,
-    status: t.status,
-    priority: t.priority,
-    customerEmail: t.customerEmail,
-    customerName: t.customerName ?? null,
-    source: t.source,
-    createdAt: t.createdAt.toISOString(),
-  };
+  const { id, subject, status, priority, customerEmail, customerName, source, createdAt } = presentTicket(t);
+  return { id, subject, status, priority, customerEmail, customerName, source, createdAt };
 }

@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/workspaces/keys.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
-import { client, createWorkspace, newTicket, startTestApp, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { client, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectJson } from '../helpers/expect.ts';
 
-let app: TestApp;
-let ws: TestWorkspace;
+const app = useTestApp();
+const { ws } = useWorkspace(app);
 let ticketId: string;
 beforeAll(async () => {
-  app = await startTestApp();
-  ws = await createWorkspace(app.orm);
   ticketId = (await createTicket(client(app.baseUrl, ws.key))).id;
 });
-afterAll(() => app.close());
 
 /** Every endpoint of the tickets interface, with a body that would succeed. */
 const endpoints = () => [

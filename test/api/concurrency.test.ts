@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { allMessages, createTicket, getTicket, setStatus } from '../helpers/expect.ts';
 
-let app: TestApp;
-let api: Client;
-beforeAll(async () => {
-  app = await startTestApp();
-  api = client(app.baseUrl, (await createWorkspace(app.orm, [{ userId: 'agent-1' }, { userId: 'agent-2' }])).key);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const { api } = useWorkspace(app, [{ userId: 'agent-1' }, { userId: 'agent-2' }]);
 
 const ids = (messages: Array<{ id: string }>) => messages.map((m) => m.id);
 

@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { ormConfig } from '../../src/db/orm.ts';
 import { createLogger } from '../../src/logger.ts';
-import { client, createWorkspace, newTicket, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { client, createWorkspace, newTicket, startTestApp, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { allMessages, createTicket, expectError, expectErrorShape, expectValidation, getTicket } from '../helpers/expect.ts';
 import { freePort } from '../helpers/ports.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
@@ -13,17 +13,12 @@ import { rawRequest } from '../helpers/raw-http.ts';
 const MiB = 1024 * 1024;
 const UNKNOWN_TICKET = '00000000-0000-4000-8000-000000000000';
 
-let app: TestApp;
-let ws: TestWorkspace;
-let api: Client;
+const app = useTestApp();
+const { ws, api } = useWorkspace(app, [{ userId: 'agent-1' }]);
 let ticketId: string;
 beforeAll(async () => {
-  app = await startTestApp();
-  ws = await createWorkspace(app.orm, [{ userId: 'agent-1' }]);
-  api = client(app.baseUrl, ws.key);
   ticketId = (await createTicket(api)).id;
 });
-afterAll(() => app.close());
 
 /** `value` as JSON of exactly `bytes` bytes, padded with spaces inside the object. */
 function jsonOfSize(value: object, bytes: number): Buffer {

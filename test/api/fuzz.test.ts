@@ -1,21 +1,18 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type ApiResponse, type Client, type TestApp } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ApiResponse, sendJson, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectErrorShape, keysOf, CREATED_TICKET_FIELDS, MESSAGE_FIELDS, TICKET_FIELDS } from '../helpers/expect.ts';
 
 const NUM_RUNS = 100;
 
-let app: TestApp;
-let api: Client;
+const app = useTestApp();
+const { api } = useWorkspace(app, [{ userId: 'agent-1' }]);
 let ticketId: string;
 let messageId: string;
 beforeAll(async () => {
-  app = await startTestApp();
-  api = client(app.baseUrl, (await createWorkspace(app.orm, [{ userId: 'agent-1' }])).key);
   ticketId = (await createTicket(api)).id;
   messageId = (await api.get(`/api/v1/tickets/${ticketId}/messages`)).body.data[0].id;
 });
-afterAll(() => app.close());
 
 /** Never a 5xx, always JSON; a 4xx carries the error shape; a success carries the documented fields. */
 function expectWellFormed(res: ApiResponse, success: (body: any) => void): void {
@@ -56,11 +53,6 @@ const body = (base: Record<string, unknown>, fields: string[], plausible: Record
     { weight: 1, arbitrary: fc.anything() },
   );
 
-const sendJson = (method: string, path: string, payload: unknown) => {
-  const raw = JSON.stringify(payload);
-  return api.call(method, path, raw === undefined ? '' : raw, { 'content-type': 'application/json' });
-};
-
 const STATUS = fc.constantFrom('open', 'pending', 'escalated', 'solved', 'closed', 'Open', '');
 const PRIORITY = fc.constantFrom('low', 'medium', 'high', 'urgent', 'critical');
 
@@ -75,7 +67,7 @@ describe('random request bodies never produce a 5xx', () => {
     const base = { subject: 'Fuzz', customerEmail: 'fuzz@example.com', body: 'Fuzz body' };
     await fc.assert(
       fc.asyncProperty(body(base, fields, plausible), async (payload) => {
-        expectWellFormed(await sendJson('POST', '/api/v1/tickets', payload), (b) => expect(keysOf(b.data)).toEqual(CREATED_TICKET_FIELDS));
+        expectWellFormed(await sendJson(api, 'POST', '/api/v1/tickets', payload), (b) => expect(keysOf(b.data)).toEqual(CREATED_TICKET_FIELDS));
       }),
       { numRuns: NUM_RUNS },
     );
@@ -86,7 +78,7 @@ describe('random request bodies never produce a 5xx', () => {
     const plausible = { status: STATUS, priority: PRIORITY, assignedTo: fc.constantFrom('agent-1', 'ai', 'stranger', ' agent-1', 'a\u0001b') };
     await fc.assert(
       fc.asyncProperty(body({}, fields, plausible), async (payload) => {
-        expectWellFormed(await sendJson('PATCH', `/api/v1/tickets/${ticketId}`, payload), (b) => expect(keysOf(b.data)).toEqual(TICKET_FIELDS));
+        expectWellFormed(await sendJson(api, 'PATCH', `/api/v1/tickets/${ticketId}`, payload), (b) => expect(keysOf(b.data)).toEqual(TICKET_FIELDS));
       }),
       { numRuns: NUM_RUNS },
     );
@@ -101,7 +93,7 @@ describe('random request bodies never produce a 5xx', () => {
     const base = { body: 'Fuzz reply', senderEmail: 'customer@example.com' };
     await fc.assert(
       fc.asyncProperty(body(base, fields, plausible), async (payload) => {
-        expectWellFormed(await sendJson('POST', `/api/v1/tickets/${ticketId}/messages`, payload), (b) => {
+        expectWellFormed(await sendJson(api, 'POST', `/api/v1/tickets/${ticketId}/messages`, payload), (b) => {
           expect(keysOf(b)).toEqual(['data', 'meta']);
           expect(keysOf(b.data)).toEqual(MESSAGE_FIELDS);
           expect(['emitted', 'skipped_sender_mismatch']).toContain(b.meta.messageAddedEvent);

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, createWorkspace, newTicket, startTestApp, useTestApp } from '../helpers/app.ts';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const app = useTestApp();
 
 describe('operational endpoints', () => {
   it('answer /healthz and /readyz without a key', async () => {

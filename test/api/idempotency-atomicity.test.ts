@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkflowEngine } from '../../src/executions/engine.ts';
 import type { RunGraphInput } from '../../src/executions/run-input.ts';
-import { client, createWorkspace, newTicket, startTestApp, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { client, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, outboxEvents } from '../helpers/expect.ts';
 import { createWorkflow, runnable } from '../helpers/workflows.ts';
 
@@ -24,18 +24,15 @@ class RecordingEngine implements WorkflowEngine {
 }
 
 const engine = new RecordingEngine();
-let app: TestApp;
-let ws: TestWorkspace;
+const app = useTestApp({ engine });
+const { ws } = useWorkspace(app);
 const trigger = `fail_idempotency_${process.pid}_${Date.now().toString(36)}`;
 beforeAll(async () => {
-  app = await startTestApp({ engine });
   engine.orm = app.orm;
-  ws = await createWorkspace(app.orm);
   await app.orm.em.fork().execute(`create function "${trigger}"() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
 });
 afterAll(async () => {
   await app.orm.em.fork().execute(`drop function if exists "${trigger}"() cascade`);
-  await app.close();
 });
 
 /** From now on, storing an answer under a key of this workspace fails, after the write. */

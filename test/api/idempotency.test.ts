@@ -1,20 +1,13 @@
 // docs/contract.md §1, Idempotent writes: Idempotency-Key on POST /api/v1/tickets,
 // POST /api/v1/tickets/:id/messages and POST /api/workflows/:id/trigger, against the real database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, newTicket, startTestApp, type ApiResponse, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type ApiResponse, createWorkspace, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { allMessages, createTicket, expectError, expectValidation, outboxEvents } from '../helpers/expect.ts';
 import { createWorkflow, listExecutions, runnable } from '../helpers/workflows.ts';
 import { IdempotencyService } from '../../src/idempotency/service.ts';
 
-let app: TestApp;
-let ws: TestWorkspace;
-let api: Client;
-beforeAll(async () => {
-  app = await startTestApp();
-  ws = await createWorkspace(app.orm);
-  api = client(app.baseUrl, ws.key);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const { ws, api } = useWorkspace(app);
 
 type Sent = ApiResponse & { text: string; replayed: string | null };
 

@@ -1,25 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, useWorkspace } from '../helpers/app.ts';
 import { allMessages, createTicket, expectError, getTicket } from '../helpers/expect.ts';
 
 /** Workspace A owns a ticket; workspace B (with the same member id) tries to reach it. */
-let app: TestApp;
-let a: TestWorkspace;
-let b: TestWorkspace;
-let apiA: Client;
-let apiB: Client;
+const app = useTestApp();
+const { ws: a, api: apiA } = useWorkspace(app, [{ userId: 'shared-agent' }]);
+const { ws: b, api: apiB } = useWorkspace(app, [{ userId: 'shared-agent' }]);
 let ticket: any;
 let messageId: string;
 beforeAll(async () => {
-  app = await startTestApp();
-  a = await createWorkspace(app.orm, [{ userId: 'shared-agent' }]);
-  b = await createWorkspace(app.orm, [{ userId: 'shared-agent' }]);
-  apiA = client(app.baseUrl, a.key);
-  apiB = client(app.baseUrl, b.key);
   ticket = await createTicket(apiA, { subject: 'Secret subject of A', customerEmail: 'secret.customer@a.example' });
   messageId = (await allMessages(apiA, ticket.id)).data[0].id;
 });
-afterAll(() => app.close());
 
 /** Nothing of A's ticket may appear in B's answers. */
 function expectNoLeak(res: { body: unknown }) {

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 
 // API keys are kept in memory (only their hashes) and dropped the moment their row changes:
 // the row's trigger notifies every API process (src/workspaces/key-cache.ts).
 
-let app: TestApp;
-let ws: TestWorkspace;
-beforeAll(async () => {
-  app = await startTestApp();
-  ws = await createWorkspace(app.orm);
-});
-afterAll(() => app?.close());
+const app = useTestApp();
+const { ws } = useWorkspace(app);
 
 const sql = (query: string, params: unknown[] = []) => app.orm.em.fork().getConnection().execute(query, params);
 const lookupOf = (key: string) => key.split('_')[1];

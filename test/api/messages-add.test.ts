@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Workspace } from '../../src/workspaces/entity.ts';
-import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import {
   allMessages,
   createTicket,
@@ -15,13 +15,8 @@ import {
   UUID,
 } from '../helpers/expect.ts';
 
-let app: TestApp;
-let api: Client;
-beforeAll(async () => {
-  app = await startTestApp();
-  api = client(app.baseUrl, (await createWorkspace(app.orm, [{ userId: 'agent-1' }])).key);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const { api } = useWorkspace(app, [{ userId: 'agent-1' }]);
 
 const CUSTOMER = 'customer@example.com';
 const reply = (overrides: Record<string, unknown> = {}) => ({ body: 'Any news?', senderEmail: CUSTOMER, ...overrides });

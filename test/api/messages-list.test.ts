@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ACTOR } from '../../src/actor.ts';
 import { createServices } from '../../src/services.ts';
-import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectValidation, keysOf, MESSAGE_FIELDS } from '../helpers/expect.ts';
 
-let app: TestApp;
-let ws: TestWorkspace;
-let api: Client;
+const app = useTestApp();
+const { ws, api } = useWorkspace(app);
 /** A ticket with 151 messages: the initial one ("initial") and "m2" … "m151", in that order. */
 let big: { id: string; messageIds: string[] };
 beforeAll(async () => {
-  app = await startTestApp();
-  ws = await createWorkspace(app.orm);
-  api = client(app.baseUrl, ws.key);
   const { id } = await createTicket(api, { body: 'initial' });
   const messages = createServices(app.orm.em.fork()).messages;
   for (let i = 2; i <= 151; i++) {
@@ -21,7 +17,6 @@ beforeAll(async () => {
   const all = await api.get(`/api/v1/tickets/${id}/messages?limit=200`);
   big = { id, messageIds: all.body.data.map((m: { id: string }) => m.id) };
 });
-afterAll(() => app.close());
 
 const listBig = (query = '') => api.get(`/api/v1/tickets/${big.id}/messages${query}`);
 const bodies = (res: { body: { data: Array<{ body: string }> } }) => res.body.data.map((m) => m.body);

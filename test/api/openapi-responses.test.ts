@@ -3,25 +3,23 @@
 // the documented schema. The document is generated from the presenters' zod schemas, so this
 // is where a presenter and its schema (or a route and its operation) drifting apart shows.
 // A new route joins the walk below; the last test names any operation it did not call.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/triggers/webhook-signature.ts';
-import { createWorkspace, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
+import { createWorkspace, newTicket, startTestApp, useTestApp } from '../helpers/app.ts';
 import { checkedClient, fetchDocument, ResponseChecker, type OpenApi } from '../helpers/openapi.ts';
 import { actionNode, conditionNode, edge, expectStatus, runnable, triggerNode, UNKNOWN_ID, uniqueName } from '../helpers/workflows.ts';
 
-let app: TestApp;
+const app = useTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
 let doc: OpenApi;
 let checker: ResponseChecker;
 let api: ReturnType<typeof checkedClient>;
 let anonymous: ReturnType<typeof checkedClient>;
 beforeAll(async () => {
-  app = await startTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
   doc = await fetchDocument(app.baseUrl);
   checker = new ResponseChecker(doc);
   api = checkedClient(app.baseUrl, checker, (await createWorkspace(app.orm, [{ userId: 'agent-1' }])).key);
   anonymous = checkedClient(app.baseUrl, checker);
 });
-afterAll(() => app?.close());
 
 const MiB = 1024 * 1024;
 

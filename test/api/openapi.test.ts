@@ -4,20 +4,18 @@ import { readFileSync } from 'node:fs';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { operation, undocumented } from '../../src/http/operation.ts';
 import { openApiDocument } from '../../src/openapi/document.ts';
-import { client, createWorkspace, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
+import { client, createWorkspace, newTicket, useTestApp } from '../helpers/app.ts';
 import { fetchDocument, type OpenApi } from '../helpers/openapi.ts';
 import { UNKNOWN_ID } from '../helpers/workflows.ts';
 
-let app: TestApp;
+const app = useTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
 let doc: OpenApi;
 beforeAll(async () => {
-  app = await startTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
   doc = await fetchDocument(app.baseUrl);
 });
-afterAll(() => app?.close());
 
 const toOpenApi = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$1}');
 const operationsOf = (d: OpenApi) => Object.entries(d.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));

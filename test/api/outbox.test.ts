@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OutboxEvent } from '../../src/events/entity.ts';
-import { client, createWorkspace, newTicket, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { client, createWorkspace, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { allMessages, createTicket, expectError, getTicket, outboxEvents, setStatus } from '../helpers/expect.ts';
 
-let app: TestApp;
-let ws: TestWorkspace;
-let api: Client;
-beforeAll(async () => {
-  app = await startTestApp();
-  ws = await createWorkspace(app.orm, [{ userId: 'agent-1' }]);
-  api = client(app.baseUrl, ws.key);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const { ws, api } = useWorkspace(app, [{ userId: 'agent-1' }]);
 
 const events = (ticketId: string) => outboxEvents(app.orm, { ticketId });
 const types = (rows: OutboxEvent[]) => rows.map((e) => e.type).sort();

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, startTestApp, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { createWorkspace, useTestApp } from '../helpers/app.ts';
 import { repoRoot } from '../cli/run-cli.ts';
 
 /**
@@ -17,11 +17,7 @@ const block = (what: string, test: (text: string) => boolean) => {
   return found;
 };
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const app = useTestApp();
 
 /** The set-up and a ticket, then `steps`, in one bash with a new workspace's key; its standard output. */
 async function runAsReader(steps: string[]): Promise<string> {

@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, newTicket, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client, createWorkspace, newTicket, useTestApp } from '../helpers/app.ts';
 
 // The list's `total` comes from counters that triggers keep with every write
 // (src/tickets/counts.ts): it must equal the real number of tickets whatever the writes did.
 
-let app: TestApp;
+const app = useTestApp();
 let api: Client;
 let workspaceId: string;
 beforeAll(async () => {
-  app = await startTestApp();
   const ws = await createWorkspace(app.orm);
   workspaceId = ws.workspaceId;
   api = client(app.baseUrl, ws.key);
 });
-afterAll(() => app?.close());
 
 const STATUSES = ['open', 'pending', 'escalated', 'solved', 'closed'] as const;
 

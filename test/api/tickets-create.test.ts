@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, newTicket, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, createWorkspace, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
 import {
   allMessages,
   CREATED_TICKET_FIELDS,
@@ -12,13 +12,8 @@ import {
   UUID,
 } from '../helpers/expect.ts';
 
-let app: TestApp;
-let api: Client;
-beforeAll(async () => {
-  app = await startTestApp();
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const { api } = useWorkspace(app);
 
 const create = (overrides: Record<string, unknown> = {}) => api.post('/api/v1/tickets', newTicket(overrides));
 

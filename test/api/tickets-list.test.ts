@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectValidation, keysOf, setStatus, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
 
 /** One workspace with 25 tickets, created a little apart so "newest first" is unambiguous. */
-let app: TestApp;
-let ws: TestWorkspace;
-let api: Client;
+const app = useTestApp();
+const { ws, api } = useWorkspace(app);
 let createdIds: string[] = [];
 beforeAll(async () => {
-  app = await startTestApp();
-  ws = await createWorkspace(app.orm);
-  api = client(app.baseUrl, ws.key);
   createdIds = [];
   for (let i = 0; i < 25; i++) {
     createdIds.push((await createTicket(api, { subject: `Ticket ${i}` })).id);
@@ -20,7 +16,6 @@ beforeAll(async () => {
   await setStatus(api, createdIds[10], 'pending');
   await setStatus(api, createdIds[20], 'solved');
 });
-afterAll(() => app.close());
 
 const list = (query = '') => api.get(`/api/v1/tickets${query}`);
 const newestFirst = () => [...createdIds].reverse();

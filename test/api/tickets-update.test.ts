@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
-import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { client, type Client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
 import { createTicket, expectError, expectValidation, getTicket, keysOf, setStatus, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
 
 const STATUSES = ['open', 'pending', 'escalated', 'solved', 'closed'];
 const PRIORITIES = ['low', 'medium', 'high', 'urgent'];
 const LONG_MEMBER = 'u'.repeat(200);
 
-let app: TestApp;
+const app = useTestApp();
 let ws: TestWorkspace;
 let api: Client;
 beforeAll(async () => {
-  app = await startTestApp();
   ws = await createWorkspace(app.orm, [
     { userId: 'agent-1', role: 'member' },
     { userId: 'boss', role: 'admin' },
@@ -19,7 +18,6 @@ beforeAll(async () => {
   ]);
   api = client(app.baseUrl, ws.key);
 });
-afterAll(() => app.close());
 
 const patch = (id: string, body: unknown) => api.patch(`/api/v1/tickets/${id}`, body);
 

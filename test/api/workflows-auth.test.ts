@@ -1,23 +1,20 @@
 // Authentication on every endpoint of the workflows interface (docs/contract.md §1: 401 unauthorized
 // with WWW-Authenticate: Bearer for a missing, malformed, unknown or revoked key).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
-import { client, createWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson } from '../helpers/expect.ts';
 import { createWorkflow, getWorkflow, listExecutions, listWorkflows, runnable, triggerWorkflow } from '../helpers/workflows.ts';
 
-let app: TestApp;
-let ws: TestWorkspace;
+const app = useTestApp();
+const { ws } = useWorkspace(app);
 let workflowId: string;
 let executionId: string;
 beforeAll(async () => {
-  app = await startTestApp();
-  ws = await createWorkspace(app.orm);
   const api = client(app.baseUrl, ws.key);
   workflowId = (await createWorkflow(api, runnable())).id;
   executionId = (await triggerWorkflow(api, workflowId)).id;
 });
-afterAll(() => app.close());
 
 /** Every endpoint of the workflows interface, with a body that would succeed. */
 const endpoints = () =>

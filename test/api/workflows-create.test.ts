@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, type Client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import {
@@ -16,15 +16,8 @@ import {
 
 const MiB = 1024 * 1024;
 
-let app: TestApp;
-let ws: TestWorkspace;
-let api: Client;
-beforeAll(async () => {
-  app = await startTestApp();
-  ws = await createWorkspace(app.orm);
-  api = client(app.baseUrl, ws.key);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const { ws, api } = useWorkspace(app);
 
 const create = (body: unknown) => api.post('/api/workflows', body);
 

@@ -1,8 +1,8 @@
 // POST /api/workflows/:id/trigger, GET /api/workflows/:id/executions and the cancel endpoint,
 // without a workflow engine: executions whose path reaches an action stay `pending` here until
 // cancelled (one that reaches none is complete at once: it needs no engine).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectErrorShape, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
 import {
   createWorkflow,
@@ -18,19 +18,15 @@ import {
   UNKNOWN_ID,
 } from '../helpers/workflows.ts';
 
-let app: TestApp;
-let api: Client;
-let other: Client;
+const app = useTestApp();
+const { api } = useWorkspace(app);
+const { api: other } = useWorkspace(app);
 let ticketId: string;
 let otherTicketId: string;
 beforeAll(async () => {
-  app = await startTestApp();
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-  other = client(app.baseUrl, (await createWorkspace(app.orm)).key);
   ticketId = (await createTicket(api)).id;
   otherTicketId = (await createTicket(other)).id;
 });
-afterAll(() => app.close());
 
 const trigger = (workflowId: string, body?: unknown) => api.post(`/api/workflows/${workflowId}/trigger`, body);
 const cancel = (workflowId: string, executionId: string) => api.post(`/api/workflows/${workflowId}/executions/${executionId}/cancel`);

@@ -2,8 +2,8 @@
 // interface never produce a 5xx; a 4xx always carries the JSON error shape of docs/contract.md §1,
 // and a success carries exactly the documented fields.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type ApiResponse, type Client, type TestApp } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ApiResponse, sendJson, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectErrorShape, keysOf } from '../helpers/expect.ts';
 import {
   actionNode,
@@ -24,19 +24,16 @@ import {
 
 const NUM_RUNS = 100;
 
-let app: TestApp;
-let api: Client;
+const app = useTestApp();
+const { api } = useWorkspace(app, [{ userId: 'agent-1' }]);
 let ticketId: string;
 let workflowId: string;
 let executionId: string;
 beforeAll(async () => {
-  app = await startTestApp();
-  api = client(app.baseUrl, (await createWorkspace(app.orm, [{ userId: 'agent-1' }])).key);
   ticketId = (await createTicket(api)).id;
   workflowId = (await createWorkflow(api, { workflowJson: simpleGraph() })).id;
   executionId = (await api.post(`/api/workflows/${workflowId}/trigger`, {})).body.execution.id;
 });
-afterAll(() => app.close());
 
 /** Never a 5xx, always JSON; a 4xx carries the error shape; a success carries the documented fields. */
 function expectWellFormed(res: ApiResponse, success: (body: any) => void): void {
@@ -152,11 +149,6 @@ const body = (base: Record<string, unknown>, fields: string[], plausible: Record
     { weight: 1, arbitrary: fc.anything() },
   );
 
-const sendJson = (method: string, path: string, payload: unknown) => {
-  const raw = JSON.stringify(payload);
-  return api.call(method, path, raw === undefined ? '' : raw, { 'content-type': 'application/json' });
-};
-
 const WORKFLOW_PLAUSIBLE = {
   name: fc.oneof(fc.string({ minLength: 1, maxLength: 200 }), text),
   description: fc.oneof(fc.string({ maxLength: 2_000 }), text),
@@ -170,7 +162,7 @@ describe('random request bodies never produce a 5xx', () => {
     const fields = ['name', 'description', 'triggerType', 'workflowJson'];
     await fc.assert(
       fc.asyncProperty(body({ name: 'Fuzz' }, fields, WORKFLOW_PLAUSIBLE), async (payload) => {
-        expectWellFormed(await sendJson('POST', '/api/workflows', payload), (b) => {
+        expectWellFormed(await sendJson(api, 'POST', '/api/workflows', payload), (b) => {
           expect(keysOf(b)).toEqual(['workflow']);
           expect(keysOf(b.workflow)).toEqual(CREATED_WORKFLOW_FIELDS);
         });
@@ -183,7 +175,7 @@ describe('random request bodies never produce a 5xx', () => {
     const fields = ['name', 'description', 'isActive', 'triggerType', 'workflowJson'];
     await fc.assert(
       fc.asyncProperty(body({}, fields, WORKFLOW_PLAUSIBLE), async (payload) => {
-        expectWellFormed(await sendJson('PATCH', `/api/workflows/${workflowId}`, payload), (b) => {
+        expectWellFormed(await sendJson(api, 'PATCH', `/api/workflows/${workflowId}`, payload), (b) => {
           expect(keysOf(b)).toEqual(['workflow']);
           expectWorkflow(b.workflow);
         });
@@ -199,7 +191,7 @@ describe('random request bodies never produce a 5xx', () => {
     };
     await fc.assert(
       fc.asyncProperty(body({}, ['ticketId', 'data'], plausible), async (payload) => {
-        expectWellFormed(await sendJson('POST', `/api/workflows/${workflowId}/trigger`, payload), (b) => {
+        expectWellFormed(await sendJson(api, 'POST', `/api/workflows/${workflowId}/trigger`, payload), (b) => {
           expect(keysOf(b)).toEqual(['execution']);
           expect(keysOf(b.execution)).toEqual(EXECUTION_FIELDS);
         });
@@ -233,7 +225,7 @@ describe('random workflowJson shapes never produce a 5xx', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...TRIGGER_TYPES), workflowJson, async (type, graph) => {
         const payload = { name: 'Graph fuzz', triggerType: type, workflowJson: graph };
-        const res = await sendJson('POST', '/api/workflows', payload);
+        const res = await sendJson(api, 'POST', '/api/workflows', payload);
         expectWellFormed(res, (b) => expect(keysOf(b.workflow)).toEqual(CREATED_WORKFLOW_FIELDS));
         // A JSON object is never "invalid JSON".
         if (res.status === 400) expect(res.body.error.code).toBe('validation_failed');
@@ -247,7 +239,7 @@ describe('random workflowJson shapes never produce a 5xx', () => {
     await fc.assert(
       fc.asyncProperty(workflowJson, async (graph) => {
         const before = (await api.get(`/api/workflows/${target.id}`)).body.workflow;
-        const res = await sendJson('PATCH', `/api/workflows/${target.id}`, { workflowJson: graph });
+        const res = await sendJson(api, 'PATCH', `/api/workflows/${target.id}`, { workflowJson: graph });
         expectWellFormed(res, (b) => expectWorkflow(b.workflow));
         if (res.status >= 400) expect((await api.get(`/api/workflows/${target.id}`)).body.workflow).toEqual(before);
       }),
@@ -258,8 +250,8 @@ describe('random workflowJson shapes never produce a 5xx', () => {
   it('fc.anything and fc.object as workflowJson', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.anything(), fc.object()), async (graph) => {
-        expectWellFormed(await sendJson('POST', '/api/workflows', { name: 'Anything', workflowJson: graph }), () => {});
-        expectWellFormed(await sendJson('PATCH', `/api/workflows/${workflowId}`, { workflowJson: graph }), () => {});
+        expectWellFormed(await sendJson(api, 'POST', '/api/workflows', { name: 'Anything', workflowJson: graph }), () => {});
+        expectWellFormed(await sendJson(api, 'PATCH', `/api/workflows/${workflowId}`, { workflowJson: graph }), () => {});
       }),
       { numRuns: NUM_RUNS },
     );
@@ -269,7 +261,7 @@ describe('random workflowJson shapes never produce a 5xx', () => {
     await fc.assert(
       fc.asyncProperty(workflowJson, async (graph) => {
         const sent = JSON.parse(JSON.stringify({ name: uniqueName('Roundtrip'), workflowJson: graph }) ?? 'null');
-        const res = await sendJson('POST', '/api/workflows', sent);
+        const res = await sendJson(api, 'POST', '/api/workflows', sent);
         expectWellFormed(res, () => {});
         if (res.status === 201 && sent.workflowJson !== undefined) {
           const read = await api.get(`/api/workflows/${res.body.workflow.id}`);
@@ -320,8 +312,8 @@ describe('random query strings and ids never produce a 5xx', () => {
         const path = `/api/workflows/${encodeURIComponent(id)}`;
         expectWellFormed(await api.get(path), () => {});
         expectWellFormed(await api.get(`${path}/executions`), () => {});
-        expectWellFormed(await sendJson('PATCH', path, { name: 'x' }), () => {});
-        expectWellFormed(await sendJson('POST', `${path}/trigger`, {}), () => {});
+        expectWellFormed(await sendJson(api, 'PATCH', path, { name: 'x' }), () => {});
+        expectWellFormed(await sendJson(api, 'POST', `${path}/trigger`, {}), () => {});
         expectWellFormed(await api.post(`/api/workflows/${workflowId}/executions/${encodeURIComponent(id)}/cancel`), () => {});
       }),
       { numRuns: NUM_RUNS },
@@ -341,9 +333,9 @@ describe('text the database cannot store as sent', () => {
     ['NUL', 'a\u0000b'],
     ['a lone surrogate', 'a\ud800b'],
   ])('a workflowJson label with %s', async (_what, label) => {
-    const created = await sendJson('POST', '/api/workflows', { name: uniqueName(), workflowJson: graphWithLabel(label) });
+    const created = await sendJson(api, 'POST', '/api/workflows', { name: uniqueName(), workflowJson: graphWithLabel(label) });
     expectWellFormed(created, () => {});
-    const patched = await sendJson('PATCH', `/api/workflows/${workflowId}`, { workflowJson: graphWithLabel(label) });
+    const patched = await sendJson(api, 'PATCH', `/api/workflows/${workflowId}`, { workflowJson: graphWithLabel(label) });
     expectWellFormed(patched, () => {});
   });
 
@@ -355,7 +347,7 @@ describe('text the database cannot store as sent', () => {
       nodes: [triggerNode(), conditionNode('check', { field: 'ticket.subject', operator: 'contains', value: s }), actionNode('reply', { actionType: 'send_reply', body: s })],
       edges: [edge('trigger', 'check'), edge('check', 'reply', 'true')],
     };
-    expectWellFormed(await sendJson('POST', '/api/workflows', { name: uniqueName(), workflowJson: graph }), () => {});
+    expectWellFormed(await sendJson(api, 'POST', '/api/workflows', { name: uniqueName(), workflowJson: graph }), () => {});
   });
 
   it.each([
@@ -363,13 +355,13 @@ describe('text the database cannot store as sent', () => {
     ['NUL in a key', { 'a\u0000b': 1 }],
     ['a lone surrogate', { note: '\udc00' }],
   ])('trigger data with %s', async (_what, data) => {
-    expectWellFormed(await sendJson('POST', `/api/workflows/${workflowId}/trigger`, { data }), () => {});
+    expectWellFormed(await sendJson(api, 'POST', `/api/workflows/${workflowId}/trigger`, { data }), () => {});
   });
 
   it.each([
     ['NUL', 'a\u0000b'],
     ['a lone surrogate', 'a\ud800b'],
   ])('a name and description with %s', async (_what, s) => {
-    expectWellFormed(await sendJson('POST', '/api/workflows', { name: s, description: s }), () => {});
+    expectWellFormed(await sendJson(api, 'POST', '/api/workflows', { name: s, description: s }), () => {});
   });
 });

@@ -1,8 +1,8 @@
 // docs/contract.md §4: workflowJson is validated on create and on update; a broken graph is a 400
 // validation_failed whose details name the node or edge. One case per rule, each sent both
 // ways (POST and PATCH), plus a complex valid graph that must be accepted as written.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type ApiResponse, type Client, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type ApiResponse, client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError } from '../helpers/expect.ts';
 import {
   actionNode,
@@ -17,13 +17,8 @@ import {
   type Json,
 } from '../helpers/workflows.ts';
 
-let app: TestApp;
-let api: Client;
-beforeAll(async () => {
-  app = await startTestApp();
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const { api } = useWorkspace(app);
 
 type Detail = { path: string; message: string };
 

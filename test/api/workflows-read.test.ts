@@ -1,6 +1,6 @@
 // GET /api/workflows/:id and GET /api/workflows (docs/contract.md §1, §4, §8 for the webhook block).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { createTicket, expectError, expectJson, expectValidation, ISO_UTC, keysOf } from '../helpers/expect.ts';
 import {
   createWorkflow,
@@ -18,15 +18,9 @@ import {
   WORKFLOW_LIST_ITEM_FIELDS,
 } from '../helpers/workflows.ts';
 
-let app: TestApp;
-let api: Client;
-let other: Client;
-beforeAll(async () => {
-  app = await startTestApp();
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-  other = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const { api } = useWorkspace(app);
+const { api: other } = useWorkspace(app);
 
 /** A workspace of its own, for tests that look at the whole list. */
 async function freshApi(): Promise<Client> {

@@ -1,6 +1,6 @@
 // PATCH /api/workflows/:id (docs/contract.md §1, §4) and DELETE /api/workflows/:id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson, expectValidation, keysOf, sleep } from '../helpers/expect.ts';
 import {
   actionNode,
@@ -22,15 +22,9 @@ import {
   WORKFLOW_FIELDS,
 } from '../helpers/workflows.ts';
 
-let app: TestApp;
-let api: Client;
-let other: Client;
-beforeAll(async () => {
-  app = await startTestApp();
-  api = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-  other = client(app.baseUrl, (await createWorkspace(app.orm)).key);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const { api } = useWorkspace(app);
+const { api: other } = useWorkspace(app);
 
 const patch = (id: string, body: unknown) => api.patch(`/api/workflows/${id}`, body);
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { client, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
+import { client, newTicket, useTestApp } from '../helpers/app.ts';
 import { Member, Workspace } from '../../src/workspaces/entity.ts';
 import { parseKey } from '../../src/workspaces/keys.ts';
 import { ensureDatabase } from '../../src/db/embedded-postgres.ts';
@@ -13,14 +13,12 @@ import { admin, jsonOutput, migrateCli, UUID, type CliResult } from './run-cli.t
  * The admin CLI (docs/contract.md §7) as an operator runs it: a separate process on the run's test
  * database, checked through its stdout/stderr/exit code and through the real HTTP API.
  */
-let app: TestApp;
+const app = useTestApp();
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  app = await startTestApp();
   env = { DATABASE_URL: inject('databaseUrl'), LOG_LEVEL: 'info' };
 });
-afterAll(() => app.close());
 
 const run = (...args: string[]) => admin(args, env);
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.ts';
+import { canConnect } from '../../temporal/processes.ts';
 import { freePort } from '../helpers/ports.ts';
 import { admin, jsonOutput, migrateCli, runNode, UUID } from './run-cli.ts';
 
@@ -27,19 +27,8 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 async function expectClusterStopped(): Promise<void> {
-  expect(await accepts(port)).toBe(false);
+  expect(await canConnect(port)).toBe(false);
   await expect(fs.access(path.join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow();
 }
 
@@ -80,8 +69,8 @@ describe('admin CLI on the embedded PostgreSQL', () => {
       );
       expect(jsonOutput(addition)).toEqual({ workspaceId: workspace.id, userId: 'agent-1', role: 'member' });
       expect(addition.stderr).toContain(`Using the embedded PostgreSQL of ${dataDir}, run by process ${process.pid} on port ${port}.`);
-      expect(await accepts(port)).toBe(true);
-      expect(await accepts(otherPort)).toBe(false);
+      expect(await canConnect(port)).toBe(true);
+      expect(await canConnect(otherPort)).toBe(false);
 
       // The CLI never creates the server's `default` workspace: only the one made above exists.
       const db = new pg.Client({ connectionString: running.url });

@@ -1,42 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/expect.ts';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  executionAtStep,
-  finishedExecutions,
-  openTicket,
-  readTicket,
-  startEngineApp,
-  stepOf,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, executionAtStep, finishedExecutions, readTicket, runOnNewTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
+import { actionNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §4: POST /api/workflows/:id/executions/:executionId/cancel.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const longWait = {
-  nodes: [
-    { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-    { id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 30 } },
-    { id: 'follow-up', type: 'action', data: { actionType: 'add_tag', tag: 'followed-up' } },
-  ],
-  edges: [
-    { source: 'start', target: 'wait' },
-    { source: 'wait', target: 'follow-up' },
-  ],
+  edges: 'start > wait > follow-up',
+  nodes: [actionNode('wait', { actionType: 'delay', seconds: 30 }), actionNode('follow-up', { actionType: 'add_tag', tag: 'followed-up' })],
 };
 
 describe('cancelling an execution', () => {
   it('stops a run waiting in a delay: it ends cancelled at once, and a second cancel is 409', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', longWait.nodes, longWait.edges);
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, longWait.edges, longWait.nodes);
 
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
     expect(waiting.status).toBe('running');
@@ -61,17 +39,7 @@ describe('cancelling an execution', () => {
   });
 
   it('a finished execution cannot be cancelled (409)', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'seen' } },
-      ],
-      [{ source: 'start', target: 'tag' }],
-    );
-    await openTicket(api);
+    const { api, workflowId } = await runOnNewTicket(app, 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'seen' })]);
     const [done] = await finishedExecutions(api, workflowId);
     expect(done.status).toBe('completed');
     expectError(await api.post(`/api/workflows/${workflowId}/executions/${done.id}/cancel`), 409, 'execution_finished');
@@ -80,16 +48,14 @@ describe('cancelling an execution', () => {
   });
 
   it('unknown executions, and executions of another workspace, are 404', async () => {
-    const { api } = await engineWorkspace(app);
+    const { api, workflowId } = await runOnNewTicket(app, longWait.edges, longWait.nodes);
     const other = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', longWait.nodes, longWait.edges);
-    await openTicket(api);
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
 
     expectError(await api.post(`/api/workflows/${workflowId}/executions/00000000-0000-4000-8000-000000000000/cancel`), 404, 'not_found');
     expectError(await api.post(`/api/workflows/${workflowId}/executions/not-an-id/cancel`), 404, 'not_found');
     expectError(await other.api.post(`/api/workflows/${workflowId}/executions/${waiting.id}/cancel`), 404, 'not_found');
-    const otherWorkflow = await activeWorkflow(other.api, 'manual', [{ id: 'start', type: 'trigger', data: { triggerType: 'manual' } }], []);
+    const otherWorkflow = await activeWorkflow(other.api, 'manual', '', []);
     expectError(await other.api.post(`/api/workflows/${otherWorkflow}/executions/${waiting.id}/cancel`), 404, 'not_found');
 
     // Still waiting; clean up by cancelling it.

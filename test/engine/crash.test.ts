@@ -2,16 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  finishedExecutions,
-  openTicket,
-  readMessages,
-  startEngineApp,
-  stepOf,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, finishedExecutions, openTicket, readMessages, stepOf, useEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { actionNode } from '../helpers/workflows.ts';
 import { spawnWorker } from '../helpers/worker-process.ts';
 
 // docs/contract.md §5/§8: a worker that dies mid-action loses nothing and doubles nothing. The worker
@@ -37,38 +29,27 @@ function startReceiver() {
   return { server, keys, arrived };
 }
 
-let app: EngineApp;
 let child: ChildProcess | null = null;
 const receiver = startReceiver();
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
-  // No worker in this process for now: the runs go to the worker process.
-  app = await startEngineApp({ worker: false, httpAllow: ['127.0.0.1'] });
 });
 afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   receiver.server.closeAllConnections();
   await new Promise<void>((resolve) => receiver.server.close(() => resolve()));
-  await app?.close();
 });
+// No worker in this process for now: the runs go to the worker process.
+const app = useEngineApp({ worker: false, httpAllow: ['127.0.0.1'] });
 
 describe('a worker killed in the middle of an action', () => {
   it('is replaced by a fresh worker that finishes the run, each effect exactly once', async () => {
     const { api } = await engineWorkspace(app);
     const { port } = receiver.server.address() as AddressInfo;
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'notify', type: 'action', data: { actionType: 'http_request', method: 'POST', url: `http://127.0.0.1:${port}/hooks/{{ticket.id}}`, body: { subject: '{{ticket.subject}}' } } },
-        { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Our on-call team has been notified.' } },
-      ],
-      [
-        { source: 'start', target: 'notify' },
-        { source: 'notify', target: 'reply' },
-      ],
-    );
+    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > notify > reply', [
+      actionNode('notify', { actionType: 'http_request', method: 'POST', url: `http://127.0.0.1:${port}/hooks/{{ticket.id}}`, body: { subject: '{{ticket.subject}}' } }),
+      actionNode('reply', { actionType: 'send_reply', body: 'Our on-call team has been notified.' }),
+    ]);
     child = await spawnWorker(app, { DESKFLOW_HTTP_ALLOW: '127.0.0.1' });
     const ticketId = await openTicket(api);
 

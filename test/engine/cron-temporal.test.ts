@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { Client, Connection, type ScheduleOptions } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Client, type ScheduleOptions } from '@temporalio/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cronProblem, isValidTimeZone } from '../../src/graph/index.ts';
+import { useTemporalConnection } from '../helpers/engine.ts';
 
 // A scheduled trigger's cron is accepted at save exactly when the Temporal server accepts it
 // as a schedule's cron string (docs/automations.md, "Schedules"), so activating a workflow
@@ -9,13 +10,11 @@ import { cronProblem, isValidTimeZone } from '../../src/graph/index.ts';
 // schedule with an invalid cron string is refused with "Invalid schedule spec", which the
 // client throws as a TypeError.
 
-let connection: Connection;
+const connection = useTemporalConnection();
 let client: Client;
-beforeAll(async () => {
-  connection = await Connection.connect({ address: inject('temporalAddress') });
+beforeAll(() => {
   client = new Client({ connection, namespace: 'default' });
 });
-afterAll(() => connection?.close());
 
 let created = 0;
 /** A paused schedule with these cron strings; never runs. */

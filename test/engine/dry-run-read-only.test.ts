@@ -9,13 +9,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureDatabase } from '../../src/db/embedded-postgres.ts';
 import { migrate, openOrm } from '../../src/db/orm.ts';
 import { createTicket, sleep } from '../helpers/expect.ts';
-import { activeWorkflow, engineWorkspace, settled, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, settled, useEngineApp } from '../helpers/engine.ts';
 import { startOwnTemporal, type OwnTemporal } from '../helpers/own-temporal.ts';
 import { actionNode, conditionNode, edge, expectStatus, triggerNode } from '../helpers/workflows.ts';
 import type { Client } from '../helpers/app.ts';
 
 let temporal: OwnTemporal;
-let app: EngineApp;
 let api: Client;
 let workspaceId: string;
 let databaseUrl: string;
@@ -43,19 +42,22 @@ beforeAll(async () => {
   hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}`;
 
   temporal = await startOwnTemporal();
-  app = await startEngineApp({ databaseUrl, temporalAddress: temporal.address, httpAllow: ['127.0.0.1'] });
-  const engineWs = await engineWorkspace(app, [{ userId: 'agent-1' }]);
-  api = engineWs.api;
-  workspaceId = engineWs.ws.workspaceId;
 }, 180_000);
 
+// Registered before the app's own: runs after the app has closed.
 afterAll(async () => {
-  await app?.close();
   await temporal?.destroy();
   await new Promise<void>((resolve) => (hook ? hook.close(() => resolve()) : resolve()));
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   await client.query(`drop database if exists "${database}" with (force)`).finally(() => client.end());
+});
+
+const app = useEngineApp(() => ({ databaseUrl, temporalAddress: temporal.address, httpAllow: ['127.0.0.1'] }));
+beforeAll(async () => {
+  const engineWs = await engineWorkspace(app, [{ userId: 'agent-1' }]);
+  api = engineWs.api;
+  workspaceId = engineWs.ws.workspaceId;
 });
 
 /** Every table of the database with its row count and a digest of its contents. */
@@ -105,7 +107,7 @@ const everything = () => ({
 describe('dry run and backtest are read-only', () => {
   it('leave every table, the Temporal server and the outside world as they were', async () => {
     // A real run first, so that there are recorded events, executions and Temporal runs to count.
-    const seen = await activeWorkflow(api, 'ticket_created', [triggerNode('ticket_created', 'created'), actionNode('tag', { actionType: 'add_tag', tag: 'first' })], [edge('created', 'tag')]);
+    const seen = await activeWorkflow(api, 'ticket_created', [edge('created', 'tag')], [triggerNode('ticket_created', 'created'), actionNode('tag', { actionType: 'add_tag', tag: 'first' })]);
     const ticket = await createTicket(api, { subject: 'Printer on fire', customerName: 'Dana' });
     await settled(app, workspaceId);
     const workflow = (await api.patch(`/api/workflows/${seen}`, { workflowJson: everything() })).body.workflow;

@@ -1,39 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, eventually, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
-import type { Client } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { executionAtStep, finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { actionNode, triggerNode } from '../helpers/workflows.ts';
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
-
-const waitingStep = async (api: Client, workflowId: string, nodeId: string) =>
-  eventually(async () => {
-    const [execution] = (await api.get(`/api/workflows/${workflowId}/executions`)).body.executions ?? [];
-    return execution?.steps.some((s: { nodeId: string; status: string }) => s.nodeId === nodeId && s.status === 'waiting') ? execution : undefined;
-  }, 20_000, `a waiting step for ${nodeId}`);
+const app = useEngineApp();
 
 describe('a waiting run', () => {
   it('survives a worker restart and takes the reply branch when the customer answers', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'await-answer', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds: 120 } },
-        { id: 'thanks', type: 'action', data: { actionType: 'add_tag', tag: 'answered' } },
-        { id: 'nudge', type: 'action', data: { actionType: 'add_tag', tag: 'silent' } },
-      ],
-      [
-        { source: 'created', target: 'await-answer' },
-        { source: 'await-answer', target: 'thanks', label: 'true' },
-        { source: 'await-answer', target: 'nudge', label: 'false' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'created > await-answer >true thanks, await-answer >false nudge', [
+      triggerNode('ticket_created', 'created'),
+      actionNode('await-answer', { actionType: 'wait_for_reply', timeoutSeconds: 120 }),
+      actionNode('thanks', { actionType: 'add_tag', tag: 'answered' }),
+      actionNode('nudge', { actionType: 'add_tag', tag: 'silent' }),
+    ]);
     const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
-    const waiting = await waitingStep(api, workflowId, 'await-answer');
+    const waiting = await executionAtStep(api, workflowId, 'await-answer', 'waiting');
     expect(waiting.status).toBe('running');
 
     await app.worker!.stop();
@@ -49,22 +29,13 @@ describe('a waiting run', () => {
   });
 
   it('keeps its timer across a worker restart', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'pause', type: 'action', data: { actionType: 'delay', seconds: 3 } },
-        { id: 'later', type: 'action', data: { actionType: 'set_priority', priority: 'low' } },
-      ],
-      [
-        { source: 'created', target: 'pause' },
-        { source: 'pause', target: 'later' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'created > pause > later', [
+      triggerNode('ticket_created', 'created'),
+      actionNode('pause', { actionType: 'delay', seconds: 3 }),
+      actionNode('later', { actionType: 'set_priority', priority: 'low' }),
+    ]);
     const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
-    await waitingStep(api, workflowId, 'pause');
+    await executionAtStep(api, workflowId, 'pause', 'waiting');
     await app.worker!.stop();
     await app.startWorker();
 

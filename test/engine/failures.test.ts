@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   activeWorkflow,
   engineWorkspace,
@@ -6,38 +6,25 @@ import {
   openTicket,
   readMessages,
   readTicket,
-  startEngineApp,
   stepOf,
   stepStates,
-  type EngineApp,
+  useEngineApp,
+  workspaceWithWorkflow,
 } from '../helpers/engine.ts';
-import { actionNode, triggerNode } from '../helpers/workflows.ts';
+import { actionNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §4/§5: a failing action fails the execution, naming the node, with a readable
 // reason; nothing after it runs.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp(); // no httpAllow: private addresses are refused
-});
-afterAll(() => app?.close());
+const app = useEngineApp(); // no httpAllow: private addresses are refused
 
 describe('a failing action', () => {
   it('assigning to someone who is not a member fails the execution at that node', async () => {
     const { api } = await engineWorkspace(app, [{ userId: 'agent-1' }]);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        triggerNode('ticket_created', 'start'),
-        actionNode('assign', { actionType: 'assign_ticket', assignTo: 'ghost-user' }),
-        actionNode('after', { actionType: 'add_tag', tag: 'assigned' }),
-      ],
-      [
-        { source: 'start', target: 'assign' },
-        { source: 'assign', target: 'after' },
-      ],
-    );
+    const workflowId = await activeWorkflow(api, 'ticket_created', 'start > assign > after', [
+      actionNode('assign', { actionType: 'assign_ticket', assignTo: 'ghost-user' }),
+      actionNode('after', { actionType: 'add_tag', tag: 'assigned' }),
+    ]);
     const ticketId = await openTicket(api);
 
     const [execution] = await finishedExecutions(api, workflowId);
@@ -55,22 +42,11 @@ describe('a failing action', () => {
   });
 
   it('a failure on one branch ends a delay waiting on another: the step does not stay waiting', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        triggerNode('ticket_created', 'start'),
-        actionNode('beat', { actionType: 'delay', seconds: 1 }),
-        actionNode('assign', { actionType: 'assign_ticket', assignTo: 'ghost-user' }),
-        actionNode('pause', { actionType: 'delay', seconds: 30 }),
-      ],
-      [
-        { source: 'start', target: 'beat' },
-        { source: 'beat', target: 'assign' },
-        { source: 'start', target: 'pause' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > beat > assign, start > pause', [
+      actionNode('beat', { actionType: 'delay', seconds: 1 }),
+      actionNode('assign', { actionType: 'assign_ticket', assignTo: 'ghost-user' }),
+      actionNode('pause', { actionType: 'delay', seconds: 30 }),
+    ]);
     await openTicket(api);
 
     const [execution] = await finishedExecutions(api, workflowId, 1, 15_000);
@@ -80,13 +56,7 @@ describe('a failing action', () => {
   });
 
   it('an action that needs a ticket fails a run that has none', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'manual',
-      [triggerNode('manual', 'start'), actionNode('reply', { actionType: 'send_reply', body: 'Hello' })],
-      [{ source: 'start', target: 'reply' }],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'manual', 'start > reply', [actionNode('reply', { actionType: 'send_reply', body: 'Hello' })]);
     expect((await api.post(`/api/workflows/${workflowId}/trigger`, {})).status).toBe(202);
 
     const [execution] = await finishedExecutions(api, workflowId);
@@ -97,20 +67,10 @@ describe('a failing action', () => {
   });
 
   it('an http_request to a private address is refused and fails the run', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        triggerNode('ticket_created', 'start'),
-        actionNode('notify', { actionType: 'http_request', method: 'POST', url: 'http://127.0.0.1:9/hook', body: { ticket: '{{ticket.id}}' } }),
-        actionNode('reply', { actionType: 'send_reply', body: 'We told the team.' }),
-      ],
-      [
-        { source: 'start', target: 'notify' },
-        { source: 'notify', target: 'reply' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > notify > reply', [
+      actionNode('notify', { actionType: 'http_request', method: 'POST', url: 'http://127.0.0.1:9/hook', body: { ticket: '{{ticket.id}}' } }),
+      actionNode('reply', { actionType: 'send_reply', body: 'We told the team.' }),
+    ]);
     const ticketId = await openTicket(api);
 
     const [execution] = await finishedExecutions(api, workflowId);

@@ -1,49 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Execution } from '../../src/executions/entity.ts';
 import {
-  activeWorkflow,
-  engineWorkspace,
+  type ExecutionView,
   finishedExecutions,
   openTicket,
   readMessages,
   readTicket,
-  startEngineApp,
+  runOnNewTicket,
   stepOf,
-  type EngineApp,
-  type ExecutionView,
+  useEngineApp,
+  workspaceWithWorkflow,
 } from '../helpers/engine.ts';
-import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
+import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §5: which edges are followed, fan-out in parallel, a join runs once, templates.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const listedNodes = (e: ExecutionView) => e.steps.map((s) => s.nodeId).sort();
 
 describe('a condition that does not hold', () => {
   it('follows its false edge and never lists the true branch', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        triggerNode('ticket_created', 'start'),
-        conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
-        actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
-        actionNode('routine', { actionType: 'add_tag', tag: 'routine' }),
-      ],
-      [
-        { source: 'start', target: 'is-urgent' },
-        { source: 'is-urgent', target: 'raise', label: 'true' },
-        { source: 'is-urgent', target: 'routine', label: 'false' },
-      ],
-    );
-    const ticketId = await openTicket(api, { subject: 'How do I change my password?' });
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > is-urgent >true raise, is-urgent >false routine', [
+      conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
+      actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
+      actionNode('routine', { actionType: 'add_tag', tag: 'routine' }),
+    ], { subject: 'How do I change my password?' });
 
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution.status).toBe('completed');
@@ -57,23 +40,11 @@ describe('a condition that does not hold', () => {
 
 describe('fan-out and joins', () => {
   it('runs both branches of a fan-out and a diamond join once, with templates filled', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'manual',
-      [
-        triggerNode('manual', 'start'),
-        actionNode('left', { actionType: 'add_tag', tag: 'left-{{data.ref}}' }),
-        actionNode('right', { actionType: 'set_priority', priority: 'high' }),
-        actionNode('join', { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, about "{{ticket.subject}}" (ref {{data.ref}}).' }),
-      ],
-      [
-        { source: 'start', target: 'left' },
-        { source: 'start', target: 'right' },
-        { source: 'left', target: 'join' },
-        { source: 'right', target: 'join' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'manual', 'start > left, start > right, left > join, right > join', [
+      actionNode('left', { actionType: 'add_tag', tag: 'left-{{data.ref}}' }),
+      actionNode('right', { actionType: 'set_priority', priority: 'high' }),
+      actionNode('join', { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, about "{{ticket.subject}}" (ref {{data.ref}}).' }),
+    ]);
     const ticketId = await openTicket(api, { subject: 'Invoice missing' });
     const res = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId, data: { ref: 'R-42' } });
     expect(res.status).toBe(202);
@@ -90,26 +61,12 @@ describe('fan-out and joins', () => {
   });
 
   it('runs a join once when one of its branches is not taken', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        triggerNode('ticket_created', 'start'),
-        conditionNode('is-vip', { field: 'ticket.customerEmail', operator: 'ends_with', value: '@vip.example.com' }),
-        actionNode('vip', { actionType: 'add_tag', tag: 'vip' }),
-        actionNode('standard', { actionType: 'add_tag', tag: 'standard' }),
-        actionNode('ack', { actionType: 'send_reply', body: 'We received "{{ticket.subject}}".', bodyHtml: '<p>We received <b>{{ticket.subject}}</b>.</p>' }),
-      ],
-      [
-        { source: 'start', target: 'is-vip' },
-        { source: 'is-vip', target: 'vip', label: 'true' },
-        { source: 'is-vip', target: 'standard', label: 'false' },
-        { source: 'vip', target: 'ack' },
-        { source: 'standard', target: 'ack' },
-      ],
-    );
-    const ticketId = await openTicket(api, { subject: 'Login <loop>', customerEmail: 'dana@vip.example.com' });
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > is-vip >true vip, is-vip >false standard, vip > ack, standard > ack', [
+      conditionNode('is-vip', { field: 'ticket.customerEmail', operator: 'ends_with', value: '@vip.example.com' }),
+      actionNode('vip', { actionType: 'add_tag', tag: 'vip' }),
+      actionNode('standard', { actionType: 'add_tag', tag: 'standard' }),
+      actionNode('ack', { actionType: 'send_reply', body: 'We received "{{ticket.subject}}".', bodyHtml: '<p>We received <b>{{ticket.subject}}</b>.</p>' }),
+    ], { subject: 'Login <loop>', customerEmail: 'dana@vip.example.com' });
 
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution.status).toBe('completed');
@@ -124,20 +81,10 @@ describe('fan-out and joins', () => {
 
 describe('a path that reaches no action', () => {
   it('is complete when the execution is created, with its steps, and never becomes a Temporal run', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        triggerNode('ticket_created', 'start'),
-        conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
-        actionNode('escalate', { actionType: 'set_priority', priority: 'urgent' }),
-      ],
-      [
-        { source: 'start', target: 'is-urgent' },
-        { source: 'is-urgent', target: 'escalate', label: 'true' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-urgent >true escalate', [
+      conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
+      actionNode('escalate', { actionType: 'set_priority', priority: 'urgent' }),
+    ]);
     const calm = await openTicket(api, { subject: 'A quiet question' });
     const urgent = await openTicket(api, { subject: 'URGENT: site down' });
 

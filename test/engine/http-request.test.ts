@@ -2,11 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCidr, isRestricted } from '../../temporal/activities/http-request.ts';
-import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { actionNode, triggerNode } from '../helpers/workflows.ts';
 
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 
-let app: EngineApp;
 let receiver: http.Server;
 let base: string;
 const seen: Seen[] = [];
@@ -26,24 +26,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  app = await startEngineApp({ httpAllow: ['127.0.0.1'] });
 });
-afterAll(async () => {
-  await app?.close();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
-});
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+const app = useEngineApp({ httpAllow: ['127.0.0.1'] });
 
 async function runHttpWorkflow(url: string, extra: Record<string, unknown> = {}) {
-  const { api } = await engineWorkspace(app);
-  const workflowId = await activeWorkflow(
-    api,
-    'ticket_created',
-    [
-      { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-      { id: 'notify', type: 'action', data: { actionType: 'http_request', method: 'POST', url, headers: { 'x-ticket': '{{ticket.id}}' }, body: { subject: '{{ticket.subject}}' }, ...extra } },
-    ],
-    [{ source: 'created', target: 'notify' }],
-  );
+  const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'created > notify', [
+    triggerNode('ticket_created', 'created'),
+    actionNode('notify', { actionType: 'http_request', method: 'POST', url, headers: { 'x-ticket': '{{ticket.id}}' }, body: { subject: '{{ticket.subject}}' }, ...extra }),
+  ]);
   const ticket = (await api.post('/api/v1/tickets', newTicket({ subject: 'Webhook out' }))).body.data;
   const [execution] = await finishedExecutions(api, workflowId, 1, 30_000);
   return { execution, ticket };

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, finishedExecutions, listExecutions, newTicket, readTicket, settled, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { describe, expect, it } from 'vitest';
+import { finishedExecutions, listExecutions, newTicket, readTicket, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 
 // docs/contract.md §1, Idempotent writes, with a real worker: a retried keyed write starts no
 // second automation run, and a keyed manual run starts once its execution has committed.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const tagOnCreate = [
   { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
@@ -17,8 +13,7 @@ const tagOnCreate = [
 
 describe('Idempotency-Key with the workflow engine', () => {
   it('a ticket creation sent again, in sequence and in parallel, makes one ticket and one automation run', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', tagOnCreate, [{ source: 'start', target: 'tag' }]);
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', [{ source: 'start', target: 'tag' }], tagOnCreate);
     const key = { 'idempotency-key': 'create-once' };
     const first = await api.post('/api/v1/tickets', newTicket(), key);
     expect(first.status).toBe(201);
@@ -33,8 +28,7 @@ describe('Idempotency-Key with the workflow engine', () => {
   });
 
   it('a manual run sent again runs once, and its replay is the answer as first given', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'manual', [{ id: 'start', type: 'trigger', data: { triggerType: 'manual' } }, tagOnCreate[1]], [{ source: 'start', target: 'tag' }]);
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'manual', 'start > tag', [tagOnCreate[1]]);
     const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
     const key = { 'idempotency-key': 'run-once' };
     const first = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId: ticket.id }, key);

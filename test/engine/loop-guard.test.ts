@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_CHAIN_DEPTH } from '../../src/triggers/loop-guard.ts';
 import {
   activeWorkflow,
@@ -8,40 +8,25 @@ import {
   openTicket,
   readTicket,
   settled,
-  startEngineApp,
   stepOf,
-  type EngineApp,
+  useEngineApp,
+  workspaceWithWorkflow,
 } from '../helpers/engine.ts';
-import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
+import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §5 loop guard: an automation's own changes never start the same workflow again for
 // the ticket within that chain, and a chain stops at depth 5 (recorded and counted).
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 describe('a workflow that changes the ticket that triggered it', () => {
   it('runs exactly once per outside change and then settles', async () => {
-    const { ws, api } = await engineWorkspace(app);
     // On any update it flips the priority: unguarded, each flip would trigger the next one.
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_updated',
-      [
-        triggerNode('ticket_updated', 'start'),
-        conditionNode('is-high', { field: 'ticket.priority', operator: 'equals', value: 'high' }),
-        actionNode('lower', { actionType: 'set_priority', priority: 'low' }),
-        actionNode('raise', { actionType: 'set_priority', priority: 'high' }),
-      ],
-      [
-        { source: 'start', target: 'is-high' },
-        { source: 'is-high', target: 'lower', label: 'true' },
-        { source: 'is-high', target: 'raise', label: 'false' },
-      ],
-    );
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_updated', 'start > is-high >true lower, is-high >false raise', [
+      conditionNode('is-high', { field: 'ticket.priority', operator: 'equals', value: 'high' }),
+      actionNode('lower', { actionType: 'set_priority', priority: 'low' }),
+      actionNode('raise', { actionType: 'set_priority', priority: 'high' }),
+    ]);
     const skipsBefore = app.relay.metrics.loopGuardSkips;
     const ticketId = await openTicket(api);
 
@@ -71,21 +56,15 @@ describe('workflows that trigger each other', () => {
     const { ws, api } = await engineWorkspace(app);
     // ping adds "pong-…" on a "ping-…" tag, pong adds "ping-…" on a "pong-…" tag: an endless
     // exchange of new tags, were it not for the guard.
-    const seed = await activeWorkflow(api, 'ticket_created', [triggerNode('ticket_created', 'start'), actionNode('seed', { actionType: 'add_tag', tag: 'ping-0' })], [
-      { source: 'start', target: 'seed' },
-    ]);
+    const seed = await activeWorkflow(api, 'ticket_created', 'start > seed', [actionNode('seed', { actionType: 'add_tag', tag: 'ping-0' })]);
     const exchange = (from: string, to: string) =>
       activeWorkflow(
         api,
         'tag_added',
+        'start > mine >true answer',
         [
-          triggerNode('tag_added', 'start'),
           conditionNode('mine', { field: 'tag', operator: 'starts_with', value: `${from}-` }),
           actionNode('answer', { actionType: 'add_tag', tag: `${to}-{{tag}}` }),
-        ],
-        [
-          { source: 'start', target: 'mine' },
-          { source: 'mine', target: 'answer', label: 'true' },
         ],
         from,
       );
@@ -108,23 +87,17 @@ describe('workflows that trigger each other', () => {
     // step-0 starts the chain on ticket creation; step-i (i ≥ 1) answers tag "s-i" with "s-(i+1)".
     const steps: string[] = [];
     steps.push(
-      await activeWorkflow(api, 'ticket_created', [triggerNode('ticket_created', 'start'), actionNode('next', { actionType: 'add_tag', tag: 's-1' })], [
-        { source: 'start', target: 'next' },
-      ]),
+      await activeWorkflow(api, 'ticket_created', 'start > next', [actionNode('next', { actionType: 'add_tag', tag: 's-1' })]),
     );
     for (let i = 1; i <= MAX_CHAIN_DEPTH + 1; i++) {
       steps.push(
         await activeWorkflow(
           api,
           'tag_added',
+          'start > mine >true next',
           [
-            triggerNode('tag_added', 'start'),
             conditionNode('mine', { field: 'tag', operator: 'equals', value: `s-${i}` }),
             actionNode('next', { actionType: 'add_tag', tag: `s-${i + 1}` }),
-          ],
-          [
-            { source: 'start', target: 'mine' },
-            { source: 'mine', target: 'next', label: 'true' },
           ],
           `step ${i}`,
         ),

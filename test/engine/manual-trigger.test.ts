@@ -1,26 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/expect.ts';
-import {
-  engineWorkspace,
-  finishedExecutions,
-  listExecutions,
-  openTicket,
-  readMessages,
-  readTicket,
-  settled,
-  startEngineApp,
-  stepOf,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { engineWorkspace, finishedExecutions, listExecutions, openTicket, readMessages, readTicket, settled, stepOf, useEngineApp } from '../helpers/engine.ts';
 
 // docs/contract.md §4: only active workflows start on events; the trigger endpoint runs any workflow
 // (a test run), triggeredBy manual, with optional ticket and data.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 /** ticket_created workflow, left inactive: data.plan decides which reply goes out. */
 const graph = {

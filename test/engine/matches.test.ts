@@ -1,86 +1,47 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Workflow, WorkflowVersion } from '../../src/workflows/entity.ts';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  eventually,
-  listExecutions,
-  openTicket,
-  readTicket,
-  startEngineApp,
-  stepOf,
-  type EngineApp,
-} from '../helpers/engine.ts';
-import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
+import { finishedExecutions, openTicket, readTicket, stepOf, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 // `matches` conditions run on RE2 inside the workflow sandbox (docs/automations.md,
 // "Regular expressions"): a pattern that backtracks catastrophically on RegExp decides a
 // 100,000-character reply in a real run, and a stored pattern RE2 cannot run fails the
 // execution with a message that says what to fix.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
-
-/** The workflow's executions once `count` of them have finished, newest first. */
-async function finished(api: Parameters<typeof listExecutions>[0], workflowId: string, count: number) {
-  return eventually(async () => {
-    const list = await listExecutions(api, workflowId);
-    return list.filter((e) => ['completed', 'failed', 'cancelled'].includes(e.status)).length >= count ? list : undefined;
-  }, 30_000, `${count} finished execution(s)`);
-}
+const app = useEngineApp();
 
 describe('a matches condition in a workflow run', () => {
   it('decides a 100,000-character customer reply with a pattern RegExp could not finish', async () => {
-    const { api } = await engineWorkspace(app);
     // On RegExp, ^(\w+\s?)*$ against 20,000 words and a final "!" tries every way of cutting
     // every word (2^(3·20000) and more): the workflow task would never finish.
-    const workflowId = await activeWorkflow(
-      api,
-      'message_received',
-      [
-        triggerNode('message_received', 'start'),
-        conditionNode('only-words', { field: 'message.body', operator: 'matches', value: '^(\\w+\\s?)*$' }),
-        actionNode('plain', { actionType: 'add_tag', tag: 'plain-words' }),
-        actionNode('symbols', { actionType: 'add_tag', tag: 'has-symbols' }),
-      ],
-      [
-        { source: 'start', target: 'only-words' },
-        { source: 'only-words', target: 'plain', label: 'true' },
-        { source: 'only-words', target: 'symbols', label: 'false' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'message_received', 'start > only-words >true plain, only-words >false symbols', [
+      conditionNode('only-words', { field: 'message.body', operator: 'matches', value: '^(\\w+\\s?)*$' }),
+      actionNode('plain', { actionType: 'add_tag', tag: 'plain-words' }),
+      actionNode('symbols', { actionType: 'add_tag', tag: 'has-symbols' }),
+    ]);
     const ticketId = await openTicket(api);
     const body = `${'word '.repeat(19_999)}word!`;
     expect(body).toHaveLength(100_000);
     const hostile = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body, senderEmail: 'customer@example.com' });
     expect(hostile.body.meta?.messageAddedEvent, JSON.stringify(hostile.body).slice(0, 300)).toBe('emitted');
 
-    const [first] = await finished(api, workflowId, 1);
+    const [first] = await finishedExecutions(api, workflowId, 1, 30_000);
     expect(first).toMatchObject({ status: 'completed', error: null });
     expect(stepOf(first, 'only-words')).toMatchObject({ status: 'passed', result: false });
     expect((await readTicket(api, ticketId)).tags).toEqual(['has-symbols']);
 
     await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Thanks it works now', senderEmail: 'customer@example.com' });
-    const [second] = await finished(api, workflowId, 2);
+    const [second] = await finishedExecutions(api, workflowId, 2, 30_000);
     expect(stepOf(second, 'only-words')).toMatchObject({ status: 'passed', result: true });
     expect((await readTicket(api, ticketId)).tags).toEqual(['has-symbols', 'plain-words']);
   });
 
   it('fails the execution, naming the pattern and why, when a stored pattern is one RE2 cannot run', async () => {
-    const { api } = await engineWorkspace(app);
     const condition = { field: 'ticket.subject', operator: 'matches' as const, value: '^order' };
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [triggerNode('ticket_created', 'start'), conditionNode('is-order', condition), actionNode('tag', { actionType: 'add_tag', tag: 'order' })],
-      [
-        { source: 'start', target: 'is-order' },
-        { source: 'is-order', target: 'tag', label: 'true' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-order >true tag', [
+      conditionNode('is-order', condition),
+      actionNode('tag', { actionType: 'add_tag', tag: 'order' }),
+    ]);
     // A graph saved when patterns were JavaScript regular expressions can hold a lookahead,
     // which validation now refuses: write one into the stored version directly.
     const em = app.orm.em.fork();
@@ -96,8 +57,8 @@ describe('a matches condition in a workflow run', () => {
     const second = await openTicket(api, { subject: 'order 2' });
     const res = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId: first });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    const executions = await finished(api, workflowId, 3);
-    expect(executions.map((e) => e.triggeredBy).sort()).toEqual(['manual', 'ticket_created', 'ticket_created']);
+    const executions = await finishedExecutions(api, workflowId, 3, 30_000);
+    expect(executions.map((e: { triggeredBy: string }) => e.triggeredBy).sort()).toEqual(['manual', 'ticket_created', 'ticket_created']);
     for (const execution of executions) {
       expect(execution.status).toBe('failed');
       expect(execution.error).toMatch(/condition on "ticket\.subject" cannot be evaluated: its pattern ".*" is not a valid RE2 regular expression: .*lookahead is not supported.*Edit the workflow/);

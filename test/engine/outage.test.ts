@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/app.ts';
 import { startOwnTemporal, type OwnTemporal } from '../helpers/own-temporal.ts';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  eventually,
-  finishedExecutions,
-  listExecutions,
-  readTicket,
-  settled,
-  startEngineApp,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { eventually, finishedExecutions, listExecutions, readTicket, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { actionNode } from '../helpers/workflows.ts';
 import { newTicket } from '../helpers/app.ts';
 import { ReplySignal } from '../../src/triggers/entity.ts';
 
@@ -20,16 +11,11 @@ import { ReplySignal } from '../../src/triggers/entity.ts';
 // state survives the restart) and stops it in the middle.
 
 let temporal: OwnTemporal;
-let app: EngineApp;
-
 beforeAll(async () => {
   temporal = await startOwnTemporal();
-  app = await startEngineApp({ temporalAddress: temporal.address });
 });
-afterAll(async () => {
-  await app?.close();
-  await temporal?.destroy();
-});
+afterAll(() => temporal?.destroy());
+const app = useEngineApp(() => ({ temporalAddress: temporal.address }));
 
 /** Fails instead of hanging when the API does not answer within `ms`. */
 async function within<T>(ms: number, what: string, call: Promise<T>): Promise<T> {
@@ -44,16 +30,7 @@ async function within<T>(ms: number, what: string, call: Promise<T>): Promise<T>
 
 describe('the workflow engine down for a while', () => {
   it('tickets created meanwhile are accepted and each gets exactly one completed execution once it is back', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'seen' } },
-      ],
-      [{ source: 'start', target: 'tag' }],
-    );
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'seen' })]);
     const before = (await api.post('/api/v1/tickets', newTicket({ subject: 'Before the outage' }))).body.data.id;
     await finishedExecutions(api, workflowId, 1);
 
@@ -89,22 +66,11 @@ describe('the workflow engine down for a while', () => {
   }, 120_000);
 
   it('a customer reply written meanwhile reaches the run waiting for it once the engine is back', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'await', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds: 120 } },
-        { id: 'replied', type: 'action', data: { actionType: 'add_tag', tag: 'customer-replied' } },
-        { id: 'silent', type: 'action', data: { actionType: 'add_tag', tag: 'no-reply' } },
-      ],
-      [
-        { source: 'start', target: 'await' },
-        { source: 'await', target: 'replied', label: 'true' },
-        { source: 'await', target: 'silent', label: 'false' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > await >true replied, await >false silent', [
+      actionNode('await', { actionType: 'wait_for_reply', timeoutSeconds: 120 }),
+      actionNode('replied', { actionType: 'add_tag', tag: 'customer-replied' }),
+      actionNode('silent', { actionType: 'add_tag', tag: 'no-reply' }),
+    ]);
     const ticketId = (await api.post('/api/v1/tickets', newTicket({ subject: 'Waiting through an outage' }))).body.data.id;
     await eventually(async () => ((await listExecutions(api, workflowId))[0]?.steps.some((s) => s.nodeId === 'await' && s.status === 'waiting') ? true : undefined));
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { client } from '../helpers/app.ts';
-import { startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { useEngineApp } from '../helpers/engine.ts';
 
 // docs/contract.md §7: GET /readyz (no auth) answers 200 only when the database and Temporal answer.
 // (The 503 while Temporal is down is in outage.test.ts.)
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp({ worker: false });
-});
-afterAll(() => app?.close());
+const app = useEngineApp({ worker: false });
 
 describe('GET /readyz', () => {
   it('reports the database and Temporal ok', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { reconcileSchedules, scheduleIdFor, TemporalSchedules } from '../../temporal/schedules.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -6,14 +6,10 @@ import { Workflow } from '../../src/workflows/entity.ts';
 import { ExecutionDispatcher } from '../../src/triggers/dispatcher.ts';
 import { Execution } from '../../src/executions/entity.ts';
 import { runTickBatch, type TickBatch } from '../../src/triggers/ticks.ts';
-import { activeWorkflow, engineWorkspace, eventually, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, eventually, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const scheduledGraph = (trigger: Record<string, unknown>, actions: unknown[] = [], edges: unknown[] = []) => ({
   nodes: [{ id: 'tick', type: 'trigger', data: { triggerType: 'scheduled', ...trigger } }, ...actions],
@@ -39,7 +35,7 @@ describe('scheduled trigger', () => {
       [{ id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'swept' } }],
       [{ source: 'tick', target: 'tag' }],
     );
-    const workflowId = await activeWorkflow(api, 'scheduled', graph.nodes, graph.edges, 'Sweep pending');
+    const workflowId = await activeWorkflow(api, 'scheduled', graph.edges, graph.nodes, 'Sweep pending');
 
     const runs = await eventually(async () => {
       const list = await executionsOf(api, workflowId);
@@ -60,9 +56,8 @@ describe('scheduled trigger', () => {
   });
 
   it('starts one execution without a ticket per tick when there is no ticket filter', async () => {
-    const { api } = await engineWorkspace(app);
     const graph = scheduledGraph({ intervalSeconds: 1 });
-    const workflowId = await activeWorkflow(api, 'scheduled', graph.nodes, graph.edges, 'Heartbeat');
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'scheduled', graph.edges, graph.nodes, 'Heartbeat');
     const runs = await eventually(async () => {
       const list = await executionsOf(api, workflowId);
       return list.some((e) => e.status === 'completed') ? list : undefined;
@@ -72,9 +67,8 @@ describe('scheduled trigger', () => {
   });
 
   it('skips ticks while an execution of an earlier tick is still running', async () => {
-    const { api } = await engineWorkspace(app);
     const graph = scheduledGraph({ intervalSeconds: 1 }, [{ id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 3 } }], [{ source: 'tick', target: 'wait' }]);
-    const workflowId = await activeWorkflow(api, 'scheduled', graph.nodes, graph.edges, 'Slow tick');
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'scheduled', graph.edges, graph.nodes, 'Slow tick');
     type Run = { status: string; startedAt: string; completedAt: string | null };
     const runs = (await eventually(async () => {
       const list = (await api.get(`/api/workflows/${workflowId}/executions`)).body.executions as Run[];

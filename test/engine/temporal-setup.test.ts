@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection, isGrpcServiceError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Client, isGrpcServiceError } from '@temporalio/client';
+import { describe, expect, inject, it } from 'vitest';
 import { TICKET_ID, WORKSPACE_ID } from '../../temporal/search-attributes.ts';
 import { jsonOutput, runNode } from '../cli/run-cli.ts';
-import { eventually } from '../helpers/engine.ts';
+import { eventually, useTemporalConnection } from '../helpers/engine.ts';
 
 /**
  * `npm run temporal:setup` as an operator runs it against a cluster, here the run's Temporal
  * server, on a namespace of its own that does not exist yet.
  */
-let connection: Connection;
-beforeAll(async () => {
-  connection = await Connection.connect({ address: inject('temporalAddress') });
-});
-afterAll(() => connection?.close());
+const connection = useTemporalConnection();
 
 const setup = (namespace: string, ...args: string[]) =>
   runNode('src/cli/temporal-setup.ts', args, { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespace }, 90_000);

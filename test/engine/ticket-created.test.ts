@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { describe, expect, it } from 'vitest';
+import { finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 describe('ticket_created workflows', () => {
   it('run their actions on the new ticket and record every step', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'is-urgent', type: 'condition', data: { field: 'ticket.subject', operator: 'contains', value: 'urgent' } },
-        { id: 'raise', type: 'action', data: { actionType: 'set_priority', priority: 'urgent' } },
-        { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Hello {{ticket.customerName}}, we are on it.' } },
-      ],
-      [
-        { source: 'start', target: 'is-urgent' },
-        { source: 'is-urgent', target: 'raise', label: 'true' },
-        { source: 'raise', target: 'reply' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-urgent >true raise > reply', [
+      conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
+      actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
+      actionNode('reply', { actionType: 'send_reply', body: 'Hello {{ticket.customerName}}, we are on it.' }),
+    ]);
     const ticket = (await api.post('/api/v1/tickets', newTicket({ subject: 'URGENT: printer on fire' }))).body.data;
 
     const [execution] = await finishedExecutions(api, workflowId);

@@ -1,25 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  executionAtStep,
-  finishedExecutions,
-  openTicket,
-  readTicket,
-  startEngineApp,
-  stepOf,
-  stepStates,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { describe, expect, it } from 'vitest';
+import { executionAtStep, finishedExecutions, readTicket, runOnNewTicket, stepOf, stepStates, useEngineApp } from '../helpers/engine.ts';
+import { actionNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §8: delay (seconds or until) and wait_for_reply (true on a customer reply in time,
 // false on timeout), each showing a `waiting` step until it finishes.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const start = { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } };
 const tag = (id: string, value: string) => ({ id, type: 'action', data: { actionType: 'add_tag', tag: value } });
@@ -29,17 +15,11 @@ describe('delay', () => {
     ['seconds', () => ({ seconds: 1 })],
     ['until', () => ({ until: new Date(Date.now() + 1_500).toISOString() })],
   ])('with %s waits, then runs the next node', async (_kind, params) => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [start, { id: 'pause', type: 'action', data: { actionType: 'delay', ...params() } }, tag('after', 'after-delay')],
-      [
-        { source: 'start', target: 'pause' },
-        { source: 'pause', target: 'after' },
-      ],
-    );
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > pause > after', [
+      start,
+      actionNode('pause', { actionType: 'delay', ...params() }),
+      tag('after', 'after-delay'),
+    ]);
     const waiting = await executionAtStep(api, workflowId, 'pause', 'waiting');
     expect(waiting.status).toBe('running');
     expect(stepOf(waiting, 'after')).toBeUndefined();
@@ -56,17 +36,11 @@ describe('delay', () => {
   });
 
   it('with an until already past goes straight on', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [start, { id: 'pause', type: 'action', data: { actionType: 'delay', until: '2020-01-01T00:00:00Z' } }, tag('after', 'after-delay')],
-      [
-        { source: 'start', target: 'pause' },
-        { source: 'pause', target: 'after' },
-      ],
-    );
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > pause > after', [
+      start,
+      actionNode('pause', { actionType: 'delay', until: '2020-01-01T00:00:00Z' }),
+      tag('after', 'after-delay'),
+    ]);
     const [done] = await finishedExecutions(api, workflowId);
     expect(done.status).toBe('completed');
     expect((await readTicket(api, ticketId)).tags).toEqual(['after-delay']);
@@ -74,25 +48,16 @@ describe('delay', () => {
 });
 
 describe('wait_for_reply', () => {
-  const waitGraph = (timeoutSeconds: number) => ({
-    nodes: [
-      start,
-      { id: 'await', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds } },
+  /** A run on a new ticket waiting up to `timeoutSeconds` for the customer: a reply tags customer-replied, the timeout no-reply. */
+  const runWaitingForReply = (timeoutSeconds: number) =>
+    runOnNewTicket(app, 'start > await >true replied, await >false silent', [
+      actionNode('await', { actionType: 'wait_for_reply', timeoutSeconds }),
       tag('replied', 'customer-replied'),
       tag('silent', 'no-reply'),
-    ],
-    edges: [
-      { source: 'start', target: 'await' },
-      { source: 'await', target: 'replied', label: 'true' },
-      { source: 'await', target: 'silent', label: 'false' },
-    ],
-  });
+    ]);
 
   it('takes its true edge when the customer replies in time', async () => {
-    const { api } = await engineWorkspace(app);
-    const graph = waitGraph(30);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runWaitingForReply(30);
     const waiting = await executionAtStep(api, workflowId, 'await', 'waiting');
     expect(waiting.status).toBe('running');
 
@@ -108,10 +73,7 @@ describe('wait_for_reply', () => {
   });
 
   it('takes its false edge on timeout', async () => {
-    const { api } = await engineWorkspace(app);
-    const graph = waitGraph(1);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runWaitingForReply(1);
 
     const [done] = await finishedExecutions(api, workflowId);
     expect(done.status).toBe('completed');
@@ -122,10 +84,7 @@ describe('wait_for_reply', () => {
   });
 
   it('ignores a reply from someone other than the customer', async () => {
-    const { api } = await engineWorkspace(app);
-    const graph = waitGraph(2);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runWaitingForReply(2);
     await executionAtStep(api, workflowId, 'await', 'waiting');
 
     const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'I am the boss, answer me', senderEmail: 'boss@example.com' });
@@ -137,10 +96,7 @@ describe('wait_for_reply', () => {
   });
 
   it('counts a reply the relay never passed on: at the timeout the database settles it', async () => {
-    const { api } = await engineWorkspace(app);
-    const graph = waitGraph(3);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runWaitingForReply(3);
     await executionAtStep(api, workflowId, 'await', 'waiting');
 
     await app.relay.stop();
@@ -156,19 +112,13 @@ describe('wait_for_reply', () => {
   });
 
   it('does not count a reply written before it began waiting', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [start, { id: 'pause', type: 'action', data: { actionType: 'delay', seconds: 2 } }, { id: 'await', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds: 2 } }, tag('replied', 'customer-replied'), tag('silent', 'no-reply')],
-      [
-        { source: 'start', target: 'pause' },
-        { source: 'pause', target: 'await' },
-        { source: 'await', target: 'replied', label: 'true' },
-        { source: 'await', target: 'silent', label: 'false' },
-      ],
-    );
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > pause > await >true replied, await >false silent', [
+      start,
+      actionNode('pause', { actionType: 'delay', seconds: 2 }),
+      actionNode('await', { actionType: 'wait_for_reply', timeoutSeconds: 2 }),
+      tag('replied', 'customer-replied'),
+      tag('silent', 'no-reply'),
+    ]);
     await executionAtStep(api, workflowId, 'pause', 'waiting');
     const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Before you asked', senderEmail: 'customer@example.com' });
     expect(reply.body.meta.messageAddedEvent).toBe('emitted');

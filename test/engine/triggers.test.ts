@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   activeWorkflow,
   engineWorkspace,
@@ -7,30 +7,23 @@ import {
   openTicket,
   readMessages,
   readTicket,
+  runOnNewTicket,
   settled,
-  startEngineApp,
   stepOf,
   stepStates,
-  type EngineApp,
+  useEngineApp,
+  workspaceWithWorkflow,
 } from '../helpers/engine.ts';
-import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
+import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 // Each event trigger type, end to end: a change through the API → the event → an execution
 // that completes → the ticket changed as the workflow says.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 describe('ticket_created', () => {
   it('runs on a new ticket and changes it', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(api, 'ticket_created', [triggerNode('ticket_created', 'start'), actionNode('tag', { actionType: 'add_tag', tag: 'new' })], [
-      { source: 'start', target: 'tag' },
-    ]);
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'new' })]);
 
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'ticket_created', ticketId, error: null });
@@ -44,20 +37,10 @@ describe('ticket_created', () => {
 
 describe('ticket_updated', () => {
   it('sees the change as changes.<field>.from/to', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_updated',
-      [
-        triggerNode('ticket_updated', 'start'),
-        conditionNode('to-pending', { field: 'changes.status.to', operator: 'equals', value: 'pending' }),
-        actionNode('tag', { actionType: 'add_tag', tag: 'awaiting-customer' }),
-      ],
-      [
-        { source: 'start', target: 'to-pending' },
-        { source: 'to-pending', target: 'tag', label: 'true' },
-      ],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_updated', 'start > to-pending >true tag', [
+      conditionNode('to-pending', { field: 'changes.status.to', operator: 'equals', value: 'pending' }),
+      actionNode('tag', { actionType: 'add_tag', tag: 'awaiting-customer' }),
+    ]);
     const ticketId = await openTicket(api);
     expect((await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'pending' })).status).toBe(200);
 
@@ -69,20 +52,10 @@ describe('ticket_updated', () => {
   });
 
   it('evaluates changed_to against the field that changed', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_updated',
-      [
-        triggerNode('ticket_updated', 'start'),
-        conditionNode('escalated', { field: 'status', operator: 'changed_to', value: 'escalated' }),
-        actionNode('urgent', { actionType: 'set_priority', priority: 'urgent' }),
-      ],
-      [
-        { source: 'start', target: 'escalated' },
-        { source: 'escalated', target: 'urgent', label: 'true' },
-      ],
-    );
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_updated', 'start > escalated >true urgent', [
+      conditionNode('escalated', { field: 'status', operator: 'changed_to', value: 'escalated' }),
+      actionNode('urgent', { actionType: 'set_priority', priority: 'urgent' }),
+    ]);
     const ticketId = await openTicket(api);
     // A change of another field: the workflow runs, the condition does not hold.
     await api.patch(`/api/v1/tickets/${ticketId}`, { priority: 'low' });
@@ -105,13 +78,9 @@ describe('ticket_updated', () => {
 
 describe('ticket_closed', () => {
   it('runs when a PATCH closes the ticket', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_closed',
-      [triggerNode('ticket_closed', 'start'), actionNode('bye', { actionType: 'send_reply', body: 'Ticket "{{ticket.subject}}" is now {{ticket.status}}.' })],
-      [{ source: 'start', target: 'bye' }],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_closed', 'start > bye', [
+      actionNode('bye', { actionType: 'send_reply', body: 'Ticket "{{ticket.subject}}" is now {{ticket.status}}.' }),
+    ]);
     const ticketId = await openTicket(api, { subject: 'Broken fax' });
     await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'pending' });
     await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'closed' });
@@ -126,20 +95,10 @@ describe('ticket_closed', () => {
 
 describe('message_received', () => {
   it('runs on a customer reply, sees message.*, and not on a reply from someone else', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'message_received',
-      [
-        triggerNode('message_received', 'start'),
-        conditionNode('refund', { field: 'message.body', operator: 'contains', value: 'refund' }),
-        actionNode('tag', { actionType: 'add_tag', tag: 'refund' }),
-      ],
-      [
-        { source: 'start', target: 'refund' },
-        { source: 'refund', target: 'tag', label: 'true' },
-      ],
-    );
+    const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'message_received', 'start > refund >true tag', [
+      conditionNode('refund', { field: 'message.body', operator: 'contains', value: 'refund' }),
+      actionNode('tag', { actionType: 'add_tag', tag: 'refund' }),
+    ]);
     const ticketId = await openTicket(api);
     const stranger = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Refund me too!', senderEmail: 'stranger@example.com' });
     expect(stranger.status).toBe(201);
@@ -162,24 +121,12 @@ describe('message_received', () => {
 describe('tag_added', () => {
   it("is fired by another workflow's add_tag, with the tag in its context", async () => {
     const { api } = await engineWorkspace(app);
-    const tagger = await activeWorkflow(api, 'ticket_created', [triggerNode('ticket_created', 'start'), actionNode('vip', { actionType: 'add_tag', tag: 'vip' })], [
-      { source: 'start', target: 'vip' },
+    const tagger = await activeWorkflow(api, 'ticket_created', 'start > vip', [actionNode('vip', { actionType: 'add_tag', tag: 'vip' })]);
+    const onTag = await activeWorkflow(api, 'tag_added', 'start > is-vip >true high > note', [
+      conditionNode('is-vip', { field: 'tag', operator: 'equals', value: 'vip' }),
+      actionNode('high', { actionType: 'set_priority', priority: 'high' }),
+      actionNode('note', { actionType: 'send_reply', body: 'You are tagged {{tag}}.' }),
     ]);
-    const onTag = await activeWorkflow(
-      api,
-      'tag_added',
-      [
-        triggerNode('tag_added', 'start'),
-        conditionNode('is-vip', { field: 'tag', operator: 'equals', value: 'vip' }),
-        actionNode('high', { actionType: 'set_priority', priority: 'high' }),
-        actionNode('note', { actionType: 'send_reply', body: 'You are tagged {{tag}}.' }),
-      ],
-      [
-        { source: 'start', target: 'is-vip' },
-        { source: 'is-vip', target: 'high', label: 'true' },
-        { source: 'high', target: 'note' },
-      ],
-    );
     const ticketId = await openTicket(api);
 
     const [tagged] = await finishedExecutions(api, tagger);

@@ -1,47 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import { expectError } from '../helpers/expect.ts';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  eventually,
-  executionAtStep,
-  finishedExecutions,
-  openTicket,
-  readTicket,
-  startEngineApp,
-  type EngineApp,
-} from '../helpers/engine.ts';
+import { eventually, executionAtStep, finishedExecutions, openTicket, readTicket, runOnNewTicket, useEngineApp } from '../helpers/engine.ts';
+import { actionNode, paths, triggerNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §4: an execution runs the version current when it was triggered and records it;
 // deleting a workflow cancels its running executions.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const graphTagging = (tag: string, delaySeconds?: number) => ({
   nodes: [
-    { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-    ...(delaySeconds ? [{ id: 'wait', type: 'action', data: { actionType: 'delay', seconds: delaySeconds } }] : []),
-    { id: 'mark', type: 'action', data: { actionType: 'add_tag', tag } },
+    triggerNode('ticket_created', 'start'),
+    ...(delaySeconds ? [actionNode('wait', { actionType: 'delay', seconds: delaySeconds })] : []),
+    actionNode('mark', { actionType: 'add_tag', tag }),
   ],
-  edges: delaySeconds
-    ? [
-        { source: 'start', target: 'wait' },
-        { source: 'wait', target: 'mark' },
-      ]
-    : [{ source: 'start', target: 'mark' }],
+  edges: paths(delaySeconds ? 'start > wait > mark' : 'start > mark'),
 });
 
 describe('version pinning', () => {
   it('finishes a run with the graph of its version although the workflow was edited meanwhile', async () => {
-    const { api } = await engineWorkspace(app);
     const v1 = graphTagging('v1', 2);
-    const workflowId = await activeWorkflow(api, 'ticket_created', v1.nodes, v1.edges);
-    const first = await openTicket(api);
+    const { api, workflowId, ticketId: first } = await runOnNewTicket(app, v1.edges, v1.nodes);
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
     expect(waiting).toMatchObject({ status: 'running', workflowVersion: 1, ticketId: first });
 
@@ -65,10 +45,8 @@ describe('version pinning', () => {
 
 describe('deleting a workflow', () => {
   it('cancels its waiting run, which never reaches its next node, and hides it and its executions', async () => {
-    const { api } = await engineWorkspace(app);
     const graph = graphTagging('too-late', 2);
-    const workflowId = await activeWorkflow(api, 'ticket_created', graph.nodes, graph.edges);
-    const ticketId = await openTicket(api);
+    const { api, workflowId, ticketId } = await runOnNewTicket(app, graph.edges, graph.nodes);
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
 
     expect((await api.delete(`/api/workflows/${workflowId}`)).status).toBe(204);

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import { WORKFLOW_NAME } from '../../temporal/search-attributes.ts';
-import { activeWorkflow, engineWorkspace, eventually, executionAtStep, finishedExecutions, openTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { eventually, executionAtStep, finishedExecutions, openTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { actionNode } from '../helpers/workflows.ts';
 
 // What an operator sees of a run in the Temporal Web UI without opening it: a summary naming
 // the automation and the ticket, the automation's name as a search attribute (a list column),
 // and, while it waits, what for and until when.
 
-let app: EngineApp;
-beforeAll(async () => {
-  app = await startEngineApp();
-});
-afterAll(() => app?.close());
+const app = useEngineApp();
 
 const handleOf = async (workflowId: string) => {
   const execution = await app.orm.em.fork().findOneOrFail(Execution, { workflow: workflowId }, { orderBy: { startedAt: 'desc' } });
@@ -20,18 +17,8 @@ const handleOf = async (workflowId: string) => {
 
 describe('a run in the Web UI', () => {
   it('is summarised by the automation and the ticket, and listed by the automation name', async () => {
-    const { api } = await engineWorkspace(app);
     const name = `Escalate urgent tickets ${Math.random().toString(36).slice(2, 8)}`;
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'seen' } },
-      ],
-      [{ source: 'start', target: 'tag' }],
-      name,
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'seen' })], name);
     const ticketId = await openTicket(api, { subject: 'Printer on fire' });
     await finishedExecutions(api, workflowId);
 
@@ -48,16 +35,7 @@ describe('a run in the Web UI', () => {
   });
 
   it('says what it waits for and until when, in its current details and on its timer', async () => {
-    const { api } = await engineWorkspace(app);
-    const workflowId = await activeWorkflow(
-      api,
-      'ticket_created',
-      [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'await', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds: 3 } },
-      ],
-      [{ source: 'start', target: 'await' }],
-    );
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > await', [actionNode('await', { actionType: 'wait_for_reply', timeoutSeconds: 3 })]);
     await openTicket(api);
     await executionAtStep(api, workflowId, 'await', 'waiting');
     const handle = await handleOf(workflowId);

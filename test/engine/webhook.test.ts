@@ -1,34 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/triggers/webhook-signature.ts';
-import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
+import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
 import type { Client } from '../helpers/app.ts';
 
-let app: EngineApp;
+const app = useEngineApp();
 let api: Client;
 let workflowId: string;
 let secret: string;
 let path: string;
 
 beforeAll(async () => {
-  app = await startEngineApp();
   ({ api } = await engineWorkspace(app));
-  workflowId = await activeWorkflow(
-    api,
-    'webhook',
-    [
-      { id: 'hook', type: 'trigger', data: { triggerType: 'webhook' } },
-      { id: 'is-billing', type: 'condition', data: { field: 'data.topic', operator: 'equals', value: 'billing' } },
-      { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'from-{{data.source}}' } },
-    ],
-    [
-      { source: 'hook', target: 'is-billing' },
-      { source: 'is-billing', target: 'tag', label: 'true' },
-    ],
-  );
+  workflowId = await activeWorkflow(api, 'webhook', 'hook > is-billing >true tag', [
+    triggerNode('webhook', 'hook'),
+    conditionNode('is-billing', { field: 'data.topic', operator: 'equals', value: 'billing' }),
+    actionNode('tag', { actionType: 'add_tag', tag: 'from-{{data.source}}' }),
+  ]);
   const workflow = (await api.get(`/api/workflows/${workflowId}`)).body.workflow;
   ({ secret, path } = workflow.webhook);
 });
-afterAll(() => app?.close());
 
 /** POSTs a raw body to the webhook with the given signature header (none when undefined). */
 function postHook(body: string | Buffer, signature: string | undefined, target = path, contentType = 'application/json') {

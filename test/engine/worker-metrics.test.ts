@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
-import { eventually, engineWorkspace, finishedExecutions, openTicket, startEngineApp, type EngineApp } from '../helpers/engine.ts';
+import { eventually, engineWorkspace, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
 import { freePort } from '../helpers/ports.ts';
 import { spawnWorker } from '../helpers/worker-process.ts';
 
@@ -13,11 +13,10 @@ import { spawnWorker } from '../helpers/worker-process.ts';
 // worker adds them. The worker runs in a process of its own here, its runtime installed as the
 // server installs it (the test process has one already, and a process has only one).
 
-let app: EngineApp;
+const app = useEngineApp({ worker: false });
 let child: ChildProcess | null = null;
 let metricsPort: number;
 beforeAll(async () => {
-  app = await startEngineApp({ worker: false });
   metricsPort = await freePort();
   child = await spawnWorker(app, { TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${metricsPort}` });
 });
@@ -27,7 +26,6 @@ afterAll(async () => {
     child.kill('SIGTERM');
     await exited;
   }
-  await app?.close();
 });
 
 /** A run of a one-step workflow through the worker process. */

@@ -8,6 +8,7 @@ import { openOrm } from '../../src/db/orm.ts';
 import { createLogger } from '../../src/logger.ts';
 import { CachedKeys } from '../../src/workspaces/key-cache.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
+import { useFixture } from './fixture.ts';
 
 export type TestApp = {
   baseUrl: string;
@@ -49,6 +50,11 @@ export async function startTestApp(overrides: Partial<AppDeps> = {}): Promise<Te
   };
 }
 
+/** The API fixture of a test file: a TestApp started before the file's tests and closed after them. */
+export function useTestApp(overrides: Partial<AppDeps> = {}): TestApp {
+  return useFixture(() => startTestApp(overrides), (app) => app.close());
+}
+
 export type TestWorkspace = { workspaceId: string; key: string; keyId: string };
 
 /** A fresh workspace with one API key and the given members. */
@@ -62,13 +68,23 @@ export async function createWorkspace(orm: MikroORM, members: Array<{ userId: st
 
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T };
 
-/** A small JSON client bound to a base URL and key. */
-export function client(baseUrl: string, key?: string) {
+/**
+ * A workspace of one test file's own, with one API key and the given members, created before
+ * its tests (after the app has started), and a client with its key.
+ */
+export function useWorkspace(app: { orm: MikroORM; baseUrl: string }, members: Array<{ userId: string; role?: 'member' | 'admin' }> = []): { ws: TestWorkspace; api: Client } {
+  const ws = useFixture(() => createWorkspace(app.orm, members), async () => {});
+  return { ws, api: client(() => app.baseUrl, () => ws.key) };
+}
+
+/** A small JSON client bound to a base URL and key (either may be given as a function, read at each call). */
+export function client(baseUrl: string | (() => string), key?: string | (() => string)) {
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => {
-    const res = await fetch(baseUrl + path, {
+    const resolvedKey = typeof key === 'function' ? key() : key;
+    const res = await fetch((typeof baseUrl === 'function' ? baseUrl() : baseUrl) + path, {
       method,
       headers: {
-        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(resolvedKey ? { authorization: `Bearer ${resolvedKey}` } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
@@ -83,6 +99,14 @@ export function client(baseUrl: string, key?: string) {
     }
     return { status: res.status, headers: res.headers, body: parsed as any };
   };
+  return withVerbs(call);
+}
+export type Client = ReturnType<typeof client>;
+
+type Call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<ApiResponse>;
+
+/** `get`, `post`, `patch` and `delete` on top of a `call`. */
+export function withVerbs(call: Call) {
   return {
     get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
     post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body, headers),
@@ -91,7 +115,12 @@ export function client(baseUrl: string, key?: string) {
     call,
   };
 }
-export type Client = ReturnType<typeof client>;
+
+/** Sends `payload` as JSON text, as it is (a payload JSON cannot carry becomes an empty body). */
+export function sendJson(api: Client, method: string, path: string, payload: unknown): Promise<ApiResponse> {
+  const raw = JSON.stringify(payload);
+  return api.call(method, path, raw === undefined ? '' : raw, { 'content-type': 'application/json' });
+}
 
 export const newTicket = (overrides: Record<string, unknown> = {}) => ({
   subject: 'Printer is on fire',

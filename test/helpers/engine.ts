@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -13,6 +14,9 @@ import { connectTemporal, TemporalEngine, type TemporalSettings } from '../../te
 import { startWorker, type RunningWorker } from '../../temporal/worker.ts';
 import { TemporalSchedules } from '../../temporal/schedules.ts';
 import { client, createWorkspace, newTicket, type Client, type TestWorkspace } from './app.ts';
+import { useFixture } from './fixture.ts';
+import { pollUntil } from './poll.ts';
+import { paths, triggerNode } from './workflows.ts';
 
 // Workers log failed activities and workflows at WARN; tests provoke many on purpose.
 try {
@@ -91,20 +95,23 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
   return engineApp;
 }
 
+/**
+ * The engine fixture of a test file: an EngineApp started before the file's tests and closed
+ * after them. Options that depend on something started first (a Temporal server of the file's
+ * own) are given as a function, called when the app starts.
+ */
+export function useEngineApp(opts: EngineAppOptions | (() => EngineAppOptions) = {}): EngineApp {
+  return useFixture(() => startEngineApp(typeof opts === 'function' ? opts() : opts), (app) => app.close());
+}
+
+/** A connection to the run's Temporal server, open for the tests of a file (see useFixture). */
+export function useTemporalConnection(): Connection {
+  return useFixture(() => Connection.connect({ address: inject('temporalAddress') }), (connection) => connection.close());
+}
+
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  return pollUntil(check, { timeoutMs, intervalMs: 100, timedOut: (last) => new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`) });
 }
 
 /** The executions of a workflow once `count` of them have finished. */
@@ -116,9 +123,15 @@ export async function finishedExecutions(api: Client, workflowId: string, count 
   }, timeoutMs, `${count} finished execution(s) of workflow ${workflowId}`);
 }
 
-/** Creates an active workflow from a graph and returns its id. */
-export async function activeWorkflow(api: Client, triggerType: string, nodes: unknown[], edges: unknown[], name = 'Test workflow'): Promise<string> {
-  const created = await api.post('/api/workflows', { name, triggerType, workflowJson: { nodes, edges } });
+/**
+ * Creates an active workflow and returns its id. Its graph: `edges`, as objects or as paths
+ * ('start > tag, is-vip >true vip': see paths()), and `nodes`, after a trigger node `start` of
+ * `triggerType` unless they hold a trigger of their own.
+ */
+export async function activeWorkflow(api: Client, triggerType: string, edges: unknown[] | string, nodes: unknown[], name = 'Test workflow'): Promise<string> {
+  const hasTrigger = nodes.some((n) => (n as { type?: string }).type === 'trigger');
+  const workflowJson = { nodes: hasTrigger ? nodes : [triggerNode(triggerType, 'start'), ...nodes], edges: typeof edges === 'string' ? paths(edges) : edges };
+  const created = await api.post('/api/workflows', { name, triggerType, workflowJson });
   if (created.status !== 201) throw new Error(`workflow not created: ${JSON.stringify(created.body)}`);
   const id = created.body.workflow.id as string;
   const activated = await api.patch(`/api/workflows/${id}`, { isActive: true });
@@ -130,6 +143,19 @@ export async function engineWorkspace(app: EngineApp, members: Array<{ userId: s
   const ws = await createWorkspace(app.orm, members);
   app.workspaceIds.add(ws.workspaceId);
   return { ws, api: client(app.baseUrl, ws.key) };
+}
+
+/** A fresh workspace of `app` with one active workflow (see activeWorkflow). */
+export async function workspaceWithWorkflow(app: EngineApp, triggerType: string, edges: unknown[] | string, nodes: unknown[], name?: string) {
+  const { ws, api } = await engineWorkspace(app);
+  const workflowId = await activeWorkflow(api, triggerType, edges, nodes, name);
+  return { ws, api, workflowId };
+}
+
+/** A fresh workspace of `app` with an active ticket_created workflow and a ticket opened in it, which starts the workflow's run. */
+export async function runOnNewTicket(app: EngineApp, edges: unknown[] | string, nodes: unknown[], ticket: Record<string, unknown> = {}) {
+  const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', edges, nodes);
+  return { ws, api, workflowId, ticketId: await openTicket(api, ticket) };
 }
 
 export { newTicket };

@@ -51,7 +51,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return teardown;
 }
 
-async function dropDatabase(serverUrl: string, database: string): Promise<void> {
+/** Drops a database of the server at `serverUrl`, closing its connections first. */
+export async function dropDatabase(serverUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

@@ -3,7 +3,7 @@
 // documented schema (JSON Schema 2020-12, as OpenAPI 3.1 uses it).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { client, type ApiResponse } from './app.ts';
+import { client, withVerbs, type ApiResponse } from './app.ts';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -85,11 +85,5 @@ export function checkedClient(baseUrl: string, checker: ResponseChecker, key?: s
     checker.check(method, path, res);
     return res;
   };
-  return {
-    get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
-    post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body, headers),
-    patch: (path: string, body?: unknown, headers?: Record<string, string>) => call('PATCH', path, body, headers),
-    delete: (path: string, headers?: Record<string, string>) => call('DELETE', path, undefined, headers),
-    call,
-  };
+  return withVerbs(call);
 }

@@ -54,6 +54,22 @@ export const actionNode = (id: string, data: Json = { actionType: 'add_tag', tag
 export const edge = (source: string, target: string, label?: 'true' | 'false'): Json =>
   label === undefined ? { source, target } : { source, target, label };
 
+/**
+ * Edges written as paths, separated by commas: 'a > b' is an edge, 'a >true b' and 'a >false b'
+ * are the labelled branches of a condition (or of a wait for a reply), and 'a > b > c' chains.
+ */
+export function paths(spec: string): Json[] {
+  return spec.split(',').flatMap((path) => {
+    const steps = path.trim().split(/\s+/);
+    const found: Json[] = [];
+    for (let i = 1; i + 1 < steps.length; i += 2) {
+      const label = steps[i].slice(1);
+      found.push(edge(steps[i - 1], steps[i + 1], label === '' ? undefined : (label as 'true' | 'false')));
+    }
+    return found;
+  });
+}
+
 /** The graph a workflow gets when created without workflowJson (docs/contract.md §4). */
 export const defaultGraph = (triggerType: string) => ({
   nodes: [{ id: 'trigger', type: 'trigger', data: { triggerType } }],

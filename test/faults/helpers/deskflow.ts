@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pollUntil } from '../../helpers/poll.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { processTree, type Proc, type ProcessTracker } from './processes.ts';
 
@@ -165,17 +166,6 @@ export async function postJson(url: string, key: string, body: unknown, method =
 }
 
 /** Polls `check` until it returns a value other than undefined; fails after `timeoutMs`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s${last ? ` (${String(last)})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+export function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  return pollUntil(check, { timeoutMs, intervalMs: 250, timedOut: (last) => new Error(`${what}: not within ${timeoutMs / 1000} s${last ? ` (${String(last)})` : ''}`) });
 }

@@ -1,32 +1,21 @@
 import fs from 'node:fs';
+import { processInfo, type ProcessInfo } from '../../../src/lifecycle/processes.ts';
 
 /**
  * The process table as the fault tests see it (Linux /proc): who runs, under which parent, with
  * which command line. A pid is only ever acted on together with the command line it had when
  * it was seen, so that a reused pid is never signalled.
  */
-export type Proc = { pid: number; parent: number; command: string };
+export type Proc = ProcessInfo;
 
 export function allProcesses(): Proc[] {
   const out: Proc[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const proc = readProc(Number(entry));
+    const proc = processInfo(Number(entry));
     if (proc) out.push(proc);
   }
   return out;
-}
-
-function readProc(pid: number): Proc | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (state === 'Z' || state === 'X') return null;
-    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-    return { pid, parent: Number(parent), command };
-  } catch {
-    return null;
-  }
 }
 
 /** `root` and everything below it (children in other sessions included), PostgreSQL's backends left out. */
@@ -46,7 +35,7 @@ export function processTree(root: number): Proc[] {
 
 /** True while the same process (same pid, same command line) runs. */
 export function isRunning(p: Proc): boolean {
-  const now = readProc(p.pid);
+  const now = processInfo(p.pid);
   return now !== null && now.command === p.command;
 }
 

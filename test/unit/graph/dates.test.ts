@@ -22,4 +22,21 @@ describe('parseIsoInstant', () => {
     expect(parseIsoInstant('2025-01-31T09:00:00', opts)).toBeUndefined();
     expect(parseIsoInstant('2025-01-31', opts)).toBeUndefined();
   });
+  it('reads lower-case t and z and keeps a fraction finer than a millisecond', () => {
+    expect(parseIsoInstant('2024-05-01t09:30:00z')).toBe(Date.UTC(2024, 4, 1, 9, 30));
+    expect(parseIsoInstant('1970-01-01T00:00:00.0005Z')).toBe(0.5);
+  });
+  it('can require an offset only when a time of day is given', () => {
+    const opts = { requireOffsetWithTime: true };
+    expect(parseIsoInstant('2025-01-31', opts)).toBe(Date.UTC(2025, 0, 31));
+    expect(parseIsoInstant('2025-01-31T09:00+01:00', opts)).toBe(Date.UTC(2025, 0, 31, 8));
+    expect(parseIsoInstant('2025-01-31T09:00', opts)).toBeUndefined();
+  });
+  it('can refuse instants PostgreSQL cannot store', () => {
+    const opts = { storable: true };
+    expect(parseIsoInstant('0001-01-01T00:00:00Z', opts)).toBe(-62135596800000);
+    expect(parseIsoInstant('9999-12-31T23:59:59Z', opts)).toBe(Date.UTC(9999, 11, 31, 23, 59, 59));
+    expect(parseIsoInstant('0001-01-01T00:00:00+00:01', opts)).toBeUndefined();
+    expect(parseIsoInstant('9999-12-31T23:59:59-00:01', opts)).toBeUndefined();
+  });
 });

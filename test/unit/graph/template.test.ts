@@ -8,25 +8,25 @@ const ctx = {
 };
 
 describe('renderTemplate', () => {
-  it('fills placeholders, with or without spaces', () => {
-    expect(renderTemplate('Hi {{ticket.customerName}}!', ctx)).toBe('Hi Ann!');
-    expect(renderTemplate('Hi {{  ticket.customerName  }}!', ctx)).toBe('Hi Ann!');
-    expect(renderTemplate('{{tag}}/{{ticket.priority}}', ctx)).toBe('urgent/high');
-  });
-  it('renders numbers, booleans, scalar arrays, objects and missing values', () => {
-    expect(renderTemplate('{{data.n}} {{data.ok}}', ctx)).toBe('3 false');
-    expect(renderTemplate('{{ticket.tags}}', ctx)).toBe('vip, billing');
-    expect(renderTemplate('{{data.obj}}', ctx)).toBe('{"a":1}');
-    expect(renderTemplate('{{data.mixed}}', ctx)).toBe('[1,{"b":2}]');
-    expect(renderTemplate('[{{ticket.assignedTo}}][{{data.nope}}][{{ }}]', ctx)).toBe('[][][]');
-  });
-  it('leaves unterminated or brace-containing placeholders literally', () => {
-    expect(renderTemplate('Hi {{ ticket.customerName', ctx)).toBe('Hi {{ ticket.customerName');
-    expect(renderTemplate('a {{ b {{tag}}', ctx)).toBe('a {{ b urgent');
-    expect(renderTemplate('no placeholders', ctx)).toBe('no placeholders');
-  });
-  it('does not reach prototype properties', () => {
-    expect(renderTemplate('{{ticket.constructor}}{{data.__proto__}}', ctx)).toBe('');
+  it.each([
+    // fills placeholders, with or without spaces
+    ['Hi {{ticket.customerName}}!', 'Hi Ann!'],
+    ['Hi {{  ticket.customerName  }}!', 'Hi Ann!'],
+    ['{{tag}}/{{ticket.priority}}', 'urgent/high'],
+    // renders numbers, booleans, scalar arrays, objects and missing values
+    ['{{data.n}} {{data.ok}}', '3 false'],
+    ['{{ticket.tags}}', 'vip, billing'],
+    ['{{data.obj}}', '{"a":1}'],
+    ['{{data.mixed}}', '[1,{"b":2}]'],
+    ['[{{ticket.assignedTo}}][{{data.nope}}][{{ }}]', '[][][]'],
+    // leaves unterminated or brace-containing placeholders literally
+    ['Hi {{ ticket.customerName', 'Hi {{ ticket.customerName'],
+    ['a {{ b {{tag}}', 'a {{ b urgent'],
+    ['no placeholders', 'no placeholders'],
+    // does not reach prototype properties
+    ['{{ticket.constructor}}{{data.__proto__}}', ''],
+  ])('renders %j as %j', (template, expected) => {
+    expect(renderTemplate(template, ctx)).toBe(expected);
   });
   it('escapes inserted values, not the author\'s markup, when rendering HTML', () => {
     const html = { message: { body: `<script>alert("x")</script> & 'you'` }, data: { list: ['<b>', 'c&d'] } };
