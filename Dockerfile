@@ -9,4 +9,4 @@ COPY temporal ./temporal
 COPY migrations ./migrations
 USER node
 EXPOSE 3000
-CMD ["node", "src/server.ts", "api"]
+CMD ["node", "--max-semi-space-size=2", "src/server.ts", "api"]

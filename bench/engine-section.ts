@@ -112,7 +112,7 @@ export async function measureEngine(
 /** Spawns `node src/server.ts worker` and creates a ticket at once, whose automation tells when the worker really works. */
 async function startWorker(env: Environment, api: HttpClient, name: string, probe: number): Promise<{ child: Child; start: WorkerStart }> {
   const spawnedAt = Date.now();
-  const child = env.spawnNode(name, ['src/server.ts', 'worker'], env.deskflowEnv());
+  const child = env.spawnNode(name, env.serverArgs('worker'), env.deskflowEnv());
   const ticketId = await createTicket(api, probe);
   const readyMs = await child.waitForLine(/Deskflow worker running/, 180_000);
   const [run] = await waitForRuns(env.db, [ticketId], 180_000);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -30,6 +31,8 @@ export type Environment = {
   db: pg.Pool;
   /** Starts `node <args>` from the repository root; it is stopped by close() at the latest. */
   spawnNode: (name: string, args: string[], env: NodeJS.ProcessEnv) => Child;
+  /** `node` arguments of a Deskflow process in the given role, with the flags `npm start` gives it. */
+  serverArgs: (role: 'api' | 'worker') => string[];
   /** Environment of a Deskflow process (`node src/server.ts api|worker`) on this run's database and Temporal. */
   deskflowEnv: (extra?: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
   close: () => Promise<void>;
@@ -92,6 +95,7 @@ export async function startEnvironment(progress: (line: string) => void): Promis
       config,
       logDir,
       db,
+      serverArgs: (role) => [...serverNodeFlags(), 'src/server.ts', role],
       spawnNode: (name, args, env) => {
         const child = Child.node(name, args, env, logDir);
         children.push(child);
@@ -164,4 +168,12 @@ async function serverVersion(url: string): Promise<string> {
   } finally {
     await client.end();
   }
+}
+
+/** The node flags of package.json's `start` script (`node <flags> src/server.ts`): the bench runs Deskflow as it is run. */
+function serverNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const flags = /\bnode((?: --\S+)*) src\/server\.ts/.exec(pkg.scripts.start);
+  if (!flags) throw new Error('package.json: the start script does not run node src/server.ts');
+  return flags[1].trim().split(' ').filter(Boolean);
 }

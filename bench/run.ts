@@ -77,7 +77,7 @@ async function main(): Promise<Results> {
     progress(`seeded ${profile.seedTickets.toLocaleString('en')} tickets for the request measures`);
 
     const apiPort = await freePort();
-    const api = env.spawnNode('api', ['src/server.ts', 'api'], env.deskflowEnv({ PORT: String(apiPort) }));
+    const api = env.spawnNode('api', env.serverArgs('api'), env.deskflowEnv({ PORT: String(apiPort) }));
     await api.waitForLine(/Deskflow API listening/, 120_000);
     sampler.watch('api', api);
     await sleep(1_000);

@@ -13,7 +13,7 @@ afterEach(() => tracker.killAll());
 
 const kind = (p: Proc) =>
   /^npm /.test(p.command) ? 'npm'
-  : /node\S* src\/server\.ts/.test(p.command) ? 'node'
+  : /node\S*( --\S+)* src\/server\.ts/.test(p.command) ? 'node'
   : /\/postgres -D /.test(p.command) ? 'postgres'
   : / server start-dev /.test(p.command) ? 'temporal'
   : p.command;

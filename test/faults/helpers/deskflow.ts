@@ -108,7 +108,7 @@ export class DeskflowRun {
 
   /** The node process running src/server.ts. */
   node(): Proc {
-    const node = this.processes().find((p) => /^\S*node\S* src\/server\.ts/.test(p.command));
+    const node = this.processes().find((p) => /^\S*node\S*( --\S+)* src\/server\.ts/.test(p.command));
     if (!node) throw new Error(`no node process under npm; output:\n${this.text.slice(-2000)}`);
     return node;
   }
