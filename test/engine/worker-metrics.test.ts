@@ -4,9 +4,10 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
-import { eventually, engineWorkspace, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, eventually, engineWorkspace, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
 import { freePort } from '../helpers/ports.ts';
 import { spawnWorker } from '../helpers/worker-process.ts';
+import { actionNode } from '../helpers/workflows.ts';
 
 // README "Observability": with TEMPORAL_METRICS_PORT the Temporal SDK serves the worker's own
 // metrics (temporal_…) in Prometheus format, and GET /metrics of a process that also runs the
@@ -31,19 +32,7 @@ afterAll(async () => {
 /** A run of a one-step workflow through the worker process. */
 async function runOnce(): Promise<void> {
   const { api } = await engineWorkspace(app);
-  const created = await api.post('/api/workflows', {
-    name: 'Tag it',
-    triggerType: 'manual',
-    workflowJson: {
-      nodes: [
-        { id: 'start', type: 'trigger', data: { triggerType: 'manual' } },
-        { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'metered' } },
-      ],
-      edges: [{ source: 'start', target: 'tag' }],
-    },
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const workflowId = created.body.workflow.id;
+  const workflowId = await activeWorkflow(api, 'manual', 'start > tag', [actionNode('tag', { actionType: 'add_tag', tag: 'metered' })], 'Tag it');
   const ticketId = await openTicket(api);
   expect((await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId })).status).toBe(202);
   const [execution] = await finishedExecutions(api, workflowId, 1);

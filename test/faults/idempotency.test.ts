@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DeskflowRun, eventually, getJson, newInstallation, postJson, type Installation } from './helpers/deskflow.ts';
+import { activeWorkflow, DeskflowRun, eventually, getJson, newInstallation, tagNewTickets, type Installation } from './helpers/deskflow.ts';
 import { recordFigures } from './helpers/figures.ts';
 import { ProcessTracker, waitUntilGone } from './helpers/processes.ts';
 import { secondsUntilWorkMoved, type Execution } from './helpers/stack.ts';
@@ -51,20 +51,8 @@ describe('a Deskflow killed under concurrent keyed writers', () => {
     const first = new DeskflowRun(inst, 'start', tracker);
     const [, apiKey] = await first.waitFor(/API key \(shown once, store it now\):\s+(dfk_\S+)/);
     await eventually('/readyz 200', async () => ((await getJson(`${inst.baseUrl}/readyz`).catch(() => ({ status: 0 }))).status === 200 ? true : undefined), 120_000);
-    const workflow = await postJson(`${inst.baseUrl}/api/workflows`, apiKey!, {
-      name: 'Tag new tickets',
-      triggerType: 'ticket_created',
-      workflowJson: {
-        nodes: [
-          { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'seen' } },
-        ],
-        edges: [{ source: 'start', target: 'tag' }],
-      },
-    });
-    expect(workflow.status).toBe(201);
-    const workflowId = workflow.body.workflow.id as string;
-    expect((await postJson(`${inst.baseUrl}/api/workflows/${workflowId}`, apiKey!, { isActive: true }, 'PATCH')).status).toBe(200);
+    const { nodes, edges } = tagNewTickets('seen');
+    const workflowId = await activeWorkflow(inst.baseUrl, apiKey!, 'Tag new tickets', 'ticket_created', nodes, edges);
 
     // Writers run until done; the server is killed once a quarter of the tickets are answered.
     const deadline = Date.now() + 180_000;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../temporal/dev-server.ts';
-import { DeskflowRun, eventually, getJson, heldRequest, newInstallation, postJson, type Installation } from './helpers/deskflow.ts';
+import { activeWorkflow, DeskflowRun, eventually, getJson, heldRequest, newInstallation, postJson, tagNewTickets, type Installation } from './helpers/deskflow.ts';
 import { isRunning, ProcessTracker, processesRunning, waitUntilGone, type Proc } from './helpers/processes.ts';
 
 /**
@@ -138,20 +138,8 @@ describe('Temporal unreachable at start', () => {
     expect(readyz.status).toBe(503);
     expect(readyz.body.error.details).toEqual([expect.objectContaining({ path: 'temporal' })]);
 
-    const workflow = await postJson(`${inst.baseUrl}/api/workflows`, key!, {
-      name: 'Tag new tickets',
-      triggerType: 'ticket_created',
-      workflowJson: {
-        nodes: [
-          { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'seen-by-worker' } },
-        ],
-        edges: [{ source: 'start', target: 'tag' }],
-      },
-    });
-    expect(workflow.status).toBe(201);
-    const workflowId = workflow.body.workflow.id as string;
-    expect((await postJson(`${inst.baseUrl}/api/workflows/${workflowId}`, key!, { isActive: true }, 'PATCH')).status).toBe(200);
+    const { nodes, edges } = tagNewTickets('seen-by-worker');
+    const workflowId = await activeWorkflow(inst.baseUrl, key!, 'Tag new tickets', 'ticket_created', nodes, edges);
     const ticket = await postJson(`${inst.baseUrl}/api/v1/tickets`, key!, {
       subject: 'Waiting for the engine',
       customerEmail: 'casey@example.com',

@@ -169,3 +169,22 @@ export async function postJson(url: string, key: string, body: unknown, method =
 export function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
   return pollUntil(check, { timeoutMs, intervalMs: 250, timedOut: (last) => new Error(`${what}: not within ${timeoutMs / 1000} s${last ? ` (${String(last)})` : ''}`) });
 }
+
+/** Creates and activates a workflow of `nodes` and `edges` through the API; its id. */
+export async function activeWorkflow(baseUrl: string, key: string, name: string, triggerType: string, nodes: unknown[], edges: unknown[]): Promise<string> {
+  const created = await postJson(`${baseUrl}/api/workflows`, key, { name, triggerType, workflowJson: { nodes, edges } });
+  if (created.status !== 201) throw new Error(`workflow: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.workflow.id as string;
+  const activated = await postJson(`${baseUrl}/api/workflows/${id}`, key, { isActive: true }, 'PATCH');
+  if (activated.status !== 200) throw new Error(`activate: ${activated.status} ${JSON.stringify(activated.body)}`);
+  return id;
+}
+
+/** The trigger → add_tag graph the lifecycle and idempotency scenarios count runs with. */
+export const tagNewTickets = (tag: string) => ({
+  nodes: [
+    { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
+    { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag } },
+  ],
+  edges: [{ source: 'start', target: 'tag' }],
+});

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { inspectEmbeddedPostgres, startEmbeddedPostgres } from '../../../src/db/embedded-postgres.ts';
 import { startDevServer } from '../../../temporal/dev-server.ts';
 import { freePort } from '../../helpers/ports.ts';
-import { DeskflowRun, eventually, getJson, postJson, repoRoot, type Installation } from './deskflow.ts';
+import { activeWorkflow, DeskflowRun, eventually, getJson, repoRoot, type Installation } from './deskflow.ts';
 import { allProcesses, isRunning, waitUntilGone, type Proc, type ProcessTracker } from './processes.ts';
 
 /**
@@ -133,13 +133,9 @@ export class Stack {
   }
 
   async activeWorkflow(name: string, triggerType: string, nodes: unknown[], edges: unknown[]): Promise<string> {
-    const created = await postJson(`${this.url}/api/workflows`, this.apiKey, { name, triggerType, workflowJson: { nodes, edges } });
-    if (created.status !== 201) throw new Error(`workflow: ${created.status} ${JSON.stringify(created.body)}`);
-    const id = created.body.workflow.id as string;
-    const activated = await postJson(`${this.url}/api/workflows/${id}`, this.apiKey, { isActive: true }, 'PATCH');
-    if (activated.status !== 200) throw new Error(`activate: ${activated.status} ${JSON.stringify(activated.body)}`);
-    return id;
+    return activeWorkflow(this.url, this.apiKey, name, triggerType, nodes, edges);
   }
+
 
   /** Creates a ticket, retrying (same Idempotency-Key) on 503 or a lost answer as a careful client does. */
   async createTicket(key: string): Promise<{ id: string; attempts: number }> {
