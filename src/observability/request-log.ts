@@ -12,6 +12,7 @@ const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
  * line (`msg: "request"` with method, route template, path, status, durationMs, requestId) and
  * observes the duration in `http_request_duration_seconds` by method, route template and status.
  * Requests that match no route are labelled `route="unmatched"`, so the labels stay few.
+ * Successful probes (`/healthz`, `/readyz`, `/metrics`) are logged at debug level only.
  * Headers are never logged.
  */
 export function requestLog(logger: Logger, metrics: ProcessMetrics) {
@@ -28,7 +29,9 @@ export function requestLog(logger: Logger, metrics: ProcessMetrics) {
       const route = routeTemplate(ctx);
       const status = ctx.status;
       metrics.httpDuration.observe({ method: ctx.method, route, status: String(status) }, seconds);
-      logger.info('request', {
+      // Probes and scrapes answer every few seconds: their successes only at debug level.
+      const level = PROBES.has(route) && status < 400 ? 'debug' : 'info';
+      logger[level]('request', {
         method: ctx.method,
         route,
         path: ctx.path,
@@ -39,6 +42,9 @@ export function requestLog(logger: Logger, metrics: ProcessMetrics) {
     }
   };
 }
+
+/** Routes that load balancers, orchestrators and scrapers call on a timer. */
+const PROBES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 type RouteLayer = { path: string | RegExp; methods: string[] };
 

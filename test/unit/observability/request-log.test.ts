@@ -21,9 +21,9 @@ function fakeContext(request: { method: string; path: string; headers?: Record<s
   return { ctx, answered };
 }
 
-function setup() {
+function setup(level: 'info' | 'debug' = 'info') {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = createLogger('info', (line) => lines.push(JSON.parse(line)));
+  const logger = createLogger(level, (line) => lines.push(JSON.parse(line)));
   const registry = new Registry();
   const httpDuration = new Histogram({ name: 'http_request_duration_seconds', help: 'h', labelNames: ['method', 'route', 'status'] as const, registers: [registry] });
   const metrics: ProcessMetrics = { registry, httpDuration };
@@ -48,6 +48,26 @@ describe('the request log', () => {
     expect(JSON.stringify(lines)).not.toContain('dfk_secret');
     const text = await registry.metrics();
     expect(text).toContain('http_request_duration_seconds_count{method="GET",route="/api/v1/tickets/:id",status="200"} 1');
+  });
+
+  it('logs successful probes and scrapes at debug level only, and their failures at info', async () => {
+    const probe = async (middleware: ReturnType<typeof setup>['middleware'], route: string, status: number) => {
+      const { ctx } = fakeContext({ method: 'GET', path: route });
+      await middleware(ctx as unknown as Context, async () => {
+        ctx.matched.push({ path: route, methods: ['HEAD', 'GET'] });
+        ctx.status = status;
+      });
+    };
+    const atInfo = setup('info');
+    for (const route of ['/healthz', '/readyz', '/metrics']) await probe(atInfo.middleware, route, 200);
+    expect(atInfo.lines).toEqual([]);
+    await probe(atInfo.middleware, '/readyz', 503);
+    expect(atInfo.lines).toEqual([expect.objectContaining({ level: 'info', route: '/readyz', status: 503 })]);
+    const atDebug = setup('debug');
+    await probe(atDebug.middleware, '/healthz', 200);
+    expect(atDebug.lines).toEqual([expect.objectContaining({ level: 'debug', route: '/healthz', status: 200 })]);
+    // Still measured, whatever the log level.
+    expect(await atInfo.registry.metrics()).toContain('http_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 1');
   });
 
   it('keeps a sane incoming X-Request-Id and replaces one that is too long or not printable', async () => {
