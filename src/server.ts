@@ -67,6 +67,7 @@ async function main(): Promise<void> {
         taskQueue: config.temporal.taskQueue,
         httpAllow: config.httpAllow,
         dbPoolMax: config.dbPoolMax,
+        outboxRetentionDays: config.outboxRetentionDays,
         databaseUrl: database.url,
         shutdown,
         servesApi: mode === 'all',

@@ -23,6 +23,7 @@ export async function startWorkerSide(deps: {
   taskQueue: string;
   httpAllow: string[];
   dbPoolMax: number;
+  outboxRetentionDays: number;
   databaseUrl: string;
   shutdown: Shutdown;
   /** Say that tickets are served meanwhile (the API runs in this process too). */
@@ -55,6 +56,6 @@ export async function startWorkerSide(deps: {
         (deps.servesApi ? ' Tickets are served meanwhile; automations run once it starts.' : ''),
     );
   }
-  const relay = createOutboxRelay({ orm, engine: deps.engine, logger, databaseUrl: deps.databaseUrl });
+  const relay = createOutboxRelay({ orm, engine: deps.engine, logger, databaseUrl: deps.databaseUrl, outboxRetentionDays: deps.outboxRetentionDays });
   await shutdown.start('relay', async () => relay.start(), () => relay.stop());
 }

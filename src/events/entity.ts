@@ -42,6 +42,11 @@ const OutboxEventSchema = defineEntity({
       name: 'outbox_events_undelivered_idx',
       expression: 'create index "outbox_events_undelivered_idx" on "outbox_events" ("created_at") where "delivered_at" is null',
     },
+    // The relay purges delivered events past their retention, oldest first (OUTBOX_RETENTION_DAYS).
+    {
+      name: 'outbox_events_delivered_idx',
+      expression: 'create index "outbox_events_delivered_idx" on "outbox_events" ("created_at") where "delivered_at" is not null',
+    },
     // Counts the deliveries the loop guard stopped for GET /metrics without reading the table.
     {
       name: 'outbox_events_loop_guard_idx',

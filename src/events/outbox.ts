@@ -21,3 +21,23 @@ export async function recordEvent(
     event.at,
   ]);
 }
+
+/**
+ * Deletes up to `limit` delivered events recorded more than `retentionDays` ago, oldest first;
+ * returns how many. Events the loop guard stopped stay: GET /metrics counts them.
+ */
+export async function purgeDeliveredEvents(em: EntityManager, retentionDays: number, limit: number, workspaceIds?: string[]): Promise<number> {
+  if (workspaceIds?.length === 0) return 0;
+  const rows = await sql<{ id: string }>(
+    em,
+    `delete from "outbox_events" where "id" = any(array(
+       select "id" from "outbox_events"
+        where "delivered_at" is not null and "created_at" < now() - make_interval(days => $1)
+          and ("last_error" is null or "last_error" not like 'loop guard:%')
+          ${workspaceIds ? 'and "workspace_id" = any($3)' : ''}
+        order by "created_at" limit $2))
+     returning "id"`,
+    workspaceIds ? [retentionDays, limit, workspaceIds] : [retentionDays, limit],
+  );
+  return rows.length;
+}

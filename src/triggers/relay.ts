@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import type { Logger } from '../logger.ts';
+import { purgeDeliveredEvents } from '../events/outbox.ts';
 import { IdempotencyService } from '../idempotency/service.ts';
 import { ExecutionDispatcher } from './dispatcher.ts';
 import { EventDelivery, newDeliveryMetrics, type DeliveryMetrics } from './event-delivery.ts';
@@ -13,16 +14,16 @@ export type BatchDelivery = { deliverBatch(limit: number, workspaceIds?: string[
 export type PendingStarter = { startPending(limit: number, workspaceIds?: string[]): Promise<number> };
 /** Passes recorded customer replies to their runs; returns how many it tried. */
 export type PendingReplies = { deliverPending(limit: number, workspaceIds?: string[]): Promise<number> };
-/** Deletes up to `limit` expired idempotency keys; returns how many. */
-export type ExpiredKeys = { purgeExpired(limit: number, workspaceIds?: string[]): Promise<number> };
+/** Deletes up to `limit` rows past their time (idempotency keys, delivered events); returns how many. */
+export type ExpiredRows = { purgeExpired(limit: number, workspaceIds?: string[]): Promise<number> };
 
 export type RelayOptions = {
   batchSize?: number;
   pollMs?: number;
-  /** How often expired idempotency keys are purged (default: every minute). */
+  /** How often expired rows are purged (default: every minute). */
   purgeEveryMs?: number;
   /**
-   * Deliver only the events (start only the runs, purge only the idempotency keys) of these
+   * Deliver only the events (start only the runs, purge only the rows) of these
    * workspaces; read on every pass. For relays that each bring an engine of their own to one
    * shared database (the engine tests: a task queue per test file). Omitted: every workspace.
    */
@@ -40,7 +41,7 @@ export class OutboxRelay {
   private readonly delivery: BatchDelivery;
   private readonly pending: PendingStarter;
   private readonly replies: PendingReplies;
-  private readonly expiredKeys: ExpiredKeys | undefined;
+  private readonly expired: Record<string, ExpiredRows>;
   private readonly wakeups: Wakeups | undefined;
   private readonly logger: Logger;
   private readonly batchSize: number;
@@ -53,12 +54,21 @@ export class OutboxRelay {
   private loop: Promise<void> | null = null;
 
   constructor(
-    deps: { delivery: BatchDelivery; pending: PendingStarter; replies: PendingReplies; expiredKeys?: ExpiredKeys; wakeups?: Wakeups; logger: Logger; metrics?: DeliveryMetrics } & RelayOptions,
+    deps: {
+      delivery: BatchDelivery;
+      pending: PendingStarter;
+      replies: PendingReplies;
+      /** What to purge, by what it is called in the logs. */
+      expired?: Record<string, ExpiredRows>;
+      wakeups?: Wakeups;
+      logger: Logger;
+      metrics?: DeliveryMetrics;
+    } & RelayOptions,
   ) {
     this.delivery = deps.delivery;
     this.pending = deps.pending;
     this.replies = deps.replies;
-    this.expiredKeys = deps.expiredKeys;
+    this.expired = deps.expired ?? {};
     this.wakeups = deps.wakeups;
     this.logger = deps.logger;
     this.metrics = deps.metrics ?? newDeliveryMetrics();
@@ -84,7 +94,7 @@ export class OutboxRelay {
 
   /**
    * One pass: deliver every waiting event (batch by batch), retry runs not yet started, pass
-   * replies on to waiting runs, and, when it is time, purge expired idempotency keys.
+   * replies on to waiting runs, and, when it is time, purge expired idempotency keys and events.
    */
   async deliverPending(): Promise<void> {
     const scope = this.workspaceIds ? [...this.workspaceIds] : undefined;
@@ -96,16 +106,20 @@ export class OutboxRelay {
     await this.replies.deliverPending(this.batchSize, scope).catch((err) => {
       this.logger.warn('passing replies on failed; will retry', { error: String(err) });
     });
-    await this.purgeExpiredKeys(scope).catch((err) => {
-      this.logger.warn('purging expired idempotency keys failed; will retry', { error: String(err) });
-    });
+    await this.purgeExpired(scope);
   }
 
   /** Batch after batch until one comes back short, at most once per purgeEveryMs. */
-  private async purgeExpiredKeys(scope: string[] | undefined): Promise<void> {
-    if (!this.expiredKeys || Date.now() - this.lastPurgeAt < this.purgeEveryMs) return;
+  private async purgeExpired(scope: string[] | undefined): Promise<void> {
+    if (Date.now() - this.lastPurgeAt < this.purgeEveryMs) return;
     this.lastPurgeAt = Date.now();
-    while ((await this.expiredKeys.purgeExpired(this.batchSize * 10, scope)) >= this.batchSize * 10);
+    for (const [what, rows] of Object.entries(this.expired)) {
+      try {
+        while ((await rows.purgeExpired(this.batchSize * 10, scope)) >= this.batchSize * 10);
+      } catch (err) {
+        this.logger.warn(`purging expired ${what} failed; will retry`, { error: String(err) });
+      }
+    }
   }
 
   private async run(): Promise<void> {
@@ -128,8 +142,10 @@ export class OutboxRelay {
   }
 }
 
-/** The relay of a worker process: delivery, pending starts and key purges on the database, woken by its notifications. */
-export function createOutboxRelay(deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string } & RelayOptions): OutboxRelay {
+/** The relay of a worker process: delivery, pending starts and purges on the database, woken by its notifications. */
+export function createOutboxRelay(
+  deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string; outboxRetentionDays: number } & RelayOptions,
+): OutboxRelay {
   const metrics = newDeliveryMetrics();
   return new OutboxRelay({
     ...deps,
@@ -137,7 +153,10 @@ export function createOutboxRelay(deps: { orm: MikroORM; engine: WorkflowEngine;
     delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics }),
     pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
     replies: new ReplyDelivery(deps),
-    expiredKeys: { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
+    expired: {
+      'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
+      'delivered events': { purgeExpired: (limit, scope) => purgeDeliveredEvents(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },
+    },
     wakeups: new PgNotifications(deps.databaseUrl),
   });
 }

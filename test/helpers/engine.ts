@@ -63,7 +63,7 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
   const connection = await connectTemporal(temporal);
   const engine = new TemporalEngine(connection, { namespace: 'default', taskQueue });
   const workspaceIds = new Set<string>();
-  const relay = createOutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds });
+  const relay = createOutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds, outboxRetentionDays: 30 });
   relay.start();
   const schedules = new TemporalSchedules(engine.client, taskQueue);
   const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, readiness: [{ name: 'temporal', check: () => engine.ping() }] });

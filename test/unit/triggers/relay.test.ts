@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.ts';
-import { OutboxRelay, type BatchDelivery, type ExpiredKeys, type PendingStarter } from '../../../src/triggers/relay.ts';
+import { OutboxRelay, type BatchDelivery, type ExpiredRows, type PendingStarter } from '../../../src/triggers/relay.ts';
 import type { Wakeups } from '../../../src/triggers/wakeups.ts';
 
 /** Delivery that has `waiting` events and hands them out `limit` at a time, recording each call. */
@@ -33,8 +33,8 @@ class FakePending implements PendingStarter {
   }
 }
 
-/** `expired` keys, purged at most `limit` at a time. */
-class FakeExpiredKeys implements ExpiredKeys {
+/** `expired` rows, purged at most `limit` at a time. */
+class FakeExpiredRows implements ExpiredRows {
   limits: number[] = [];
   failing = false;
   expired: number;
@@ -70,13 +70,14 @@ describe('OutboxRelay', () => {
   let delivery: FakeDelivery;
   let pending: FakePending;
   let wakeups: FakeWakeups;
-  let expiredKeys: FakeExpiredKeys;
+  let expiredKeys: FakeExpiredRows;
+  let expiredEvents: FakeExpiredRows;
   const relay = (opts: { workspaceIds?: Set<string>; pollMs?: number; purgeEveryMs?: number } = {}) =>
     new OutboxRelay({
       delivery,
       pending,
       replies: { deliverPending: async () => 0 },
-      expiredKeys,
+      expired: { 'idempotency keys': expiredKeys, 'delivered events': expiredEvents },
       wakeups,
       logger: createLogger('silent'),
       batchSize: 10,
@@ -89,7 +90,8 @@ describe('OutboxRelay', () => {
     delivery = new FakeDelivery(25);
     pending = new FakePending();
     wakeups = new FakeWakeups();
-    expiredKeys = new FakeExpiredKeys(250);
+    expiredKeys = new FakeExpiredRows(250);
+    expiredEvents = new FakeExpiredRows(120);
   });
 
   it('delivers batch after batch until one comes back short, then starts pending runs once', async () => {
@@ -158,9 +160,18 @@ describe('OutboxRelay', () => {
     const r = relay({ purgeEveryMs: 0 });
     expiredKeys.failing = true;
     await expect(r.deliverPending()).resolves.toBeUndefined();
+    // The keys' failure did not keep the events from being purged.
+    expect(expiredEvents.expired).toBe(0);
     expiredKeys.failing = false;
     await r.deliverPending();
     expect(expiredKeys.expired).toBe(0);
     expect(pending.calls).toBe(2);
+  });
+
+  it('purges every kind of expired row it is given, each batch by batch', async () => {
+    await relay().deliverPending();
+    expect(expiredKeys.limits).toEqual([100, 100, 100]);
+    expect(expiredEvents.limits).toEqual([100, 100]);
+    expect(expiredEvents.expired).toBe(0);
   });
 });
