@@ -32,11 +32,6 @@ export function installTemporalRuntime(options: TemporalRuntimeOptions): boolean
   return true;
 }
 
-/** Installs the runtime with the process's logger unless the process entry did already. */
-export function ensureTemporalRuntime(logger: Logger): void {
-  installTemporalRuntime({ logger });
-}
-
 /**
  * The SDK's Logger on top of ours. TRACE becomes debug. Its INFO lines (worker state changes)
  * are kept: they are JSON lines on stderr like every other.

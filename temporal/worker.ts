@@ -5,7 +5,7 @@ import type { WorkflowEngine } from '../src/executions/engine.ts';
 import { createActivities } from './activities/index.ts';
 import { prebuiltBundle } from './bundle.ts';
 import { tlsOptions, type TemporalSettings } from './client.ts';
-import { ensureTemporalRuntime } from './runtime.ts';
+import { installTemporalRuntime } from './runtime.ts';
 
 export type WorkerDeps = {
   orm: MikroORM;
@@ -26,7 +26,7 @@ export type RunningWorker = { worker: Worker; stop: () => Promise<void> };
 /** Starts a worker that runs runGraph and its activities until stop() is called. */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   // The process entry installs the runtime first (src/server.ts); a worker started elsewhere gets one with its logger.
-  ensureTemporalRuntime(deps.logger);
+  installTemporalRuntime({ logger: deps.logger });
   const connection = await NativeConnection.connect({
     address: deps.temporal.address,
     ...(deps.temporal.apiKey ? { apiKey: deps.temporal.apiKey } : {}),

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { activeWorkflow, DeskflowRun, eventually, getJson, newInstallation, tagNewTickets, type Installation } from './helpers/deskflow.ts';
+import { activeWorkflow, DeskflowRun, eventually, getJson, newInstallation, postWithKey, tagNewTickets, type Installation } from './helpers/deskflow.ts';
 import { recordFigures } from './helpers/figures.ts';
 import { ProcessTracker, waitUntilGone } from './helpers/processes.ts';
 import { secondsUntilWorkMoved, type Execution } from './helpers/stack.ts';
@@ -25,25 +25,9 @@ type Outcome = { key: string; ticketId: string; lostAnswers: number; replayed: b
 
 /** Creates a ticket under `key`, sending it again after every lost answer or 503 until it gets one. */
 async function createWithRetries(key: string, apiKey: string, deadline: number): Promise<Outcome> {
-  let lostAnswers = 0;
-  for (;;) {
-    try {
-      const res = await fetch(`${inst.baseUrl}/api/v1/tickets`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
-        body: JSON.stringify({ subject: `Ticket ${key}`, customerEmail: 'casey@example.com', body: 'Hello' }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      const body: any = await res.json();
-      if (res.status === 201) return { key, ticketId: body.data.id, lostAnswers, replayed: res.headers.get('idempotency-replayed') === 'true' };
-      if (res.status !== 503) throw new Error(`${key}: ${res.status} ${JSON.stringify(body)}`);
-    } catch (err) {
-      if (err instanceof Error && err.message.startsWith(`${key}:`)) throw err;
-      lostAnswers += 1;
-    }
-    if (Date.now() > deadline) throw new Error(`${key}: no answer before the deadline`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const body = { subject: `Ticket ${key}`, customerEmail: 'casey@example.com', body: 'Hello' };
+  const { id, lostAnswers, replayed } = await postWithKey(`${inst.baseUrl}/api/v1/tickets`, apiKey, key, body, deadline);
+  return { key, ticketId: id, lostAnswers, replayed };
 }
 
 describe('a Deskflow killed under concurrent keyed writers', () => {

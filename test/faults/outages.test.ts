@@ -50,7 +50,7 @@ async function deactivate(workflowId: string): Promise<void> {
   expect((await postJson(`${stack.url}/api/workflows/${workflowId}`, stack.apiKey, { isActive: false }, 'PATCH')).status).toBe(200);
 }
 
-/** Tickets created one after another at about `perSecond`, while `during` runs. */
+/** Creates `count` tickets at about `perSecond`, each retried until it is accepted; their ids. */
 async function stream(prefix: string, count: number, perSecond: number): Promise<string[]> {
   const ids: string[] = [];
   const pending: Promise<void>[] = [];

@@ -188,3 +188,32 @@ export const tagNewTickets = (tag: string) => ({
   ],
   edges: [{ source: 'start', target: 'tag' }],
 });
+
+/** What a client that retries a keyed write until it gets a 201 ends up with. */
+export type KeyedWrite = { id: string; lostAnswers: number; replayed: boolean };
+
+/**
+ * POSTs `body` under `Idempotency-Key: key`, sending it again after every lost answer (socket
+ * error, timeout) or 503 until it gets a 201, as a careful client does; any other answer fails.
+ */
+export async function postWithKey(url: string, apiKey: string, key: string, body: unknown, deadline: number): Promise<KeyedWrite> {
+  let lostAnswers = 0;
+  for (;;) {
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const answer: any = await res.json();
+      if (res.status === 201) return { id: answer.data.id, lostAnswers, replayed: res.headers.get('idempotency-replayed') === 'true' };
+      if (res.status !== 503) throw new Error(`${key}: ${res.status} ${JSON.stringify(answer)}`);
+    } catch (err) {
+      if (err instanceof Error && err.message.startsWith(`${key}:`)) throw err;
+      lostAnswers += 1;
+    }
+    if (Date.now() > deadline) throw new Error(`${key}: no answer before the deadline`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

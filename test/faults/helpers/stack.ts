@@ -3,7 +3,7 @@ import path from 'node:path';
 import { inspectEmbeddedPostgres, startEmbeddedPostgres } from '../../../src/db/embedded-postgres.ts';
 import { startDevServer } from '../../../temporal/dev-server.ts';
 import { freePort } from '../../helpers/ports.ts';
-import { activeWorkflow, DeskflowRun, eventually, getJson, repoRoot, type Installation } from './deskflow.ts';
+import { activeWorkflow, DeskflowRun, eventually, getJson, postWithKey, repoRoot, type Installation, type KeyedWrite } from './deskflow.ts';
 import { allProcesses, isRunning, waitUntilGone, type Proc, type ProcessTracker } from './processes.ts';
 
 /**
@@ -138,33 +138,12 @@ export class Stack {
 
 
   /** Creates a ticket, retrying (same Idempotency-Key) on 503 or a lost answer as a careful client does. */
-  async createTicket(key: string): Promise<{ id: string; attempts: number }> {
-    return this.retried(key, `${this.url}/api/v1/tickets`, { subject: `Ticket ${key}`, customerEmail: 'casey@example.com', body: 'Hello' });
+  async createTicket(key: string): Promise<KeyedWrite> {
+    return postWithKey(`${this.url}/api/v1/tickets`, this.apiKey, key, { subject: `Ticket ${key}`, customerEmail: 'casey@example.com', body: 'Hello' }, Date.now() + 180_000);
   }
 
-  async customerReply(ticketId: string, key: string): Promise<{ id: string; attempts: number }> {
-    return this.retried(key, `${this.url}/api/v1/tickets/${ticketId}/messages`, { body: 'Yes, that fixed it.', senderEmail: 'casey@example.com' });
-  }
-
-  private async retried(key: string, url: string, body: unknown): Promise<{ id: string; attempts: number }> {
-    const deadline = Date.now() + 180_000;
-    for (let attempts = 1; ; attempts++) {
-      try {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(10_000),
-        });
-        const answer: any = await res.json();
-        if (res.status === 201) return { id: answer.data.id, attempts };
-        if (res.status !== 503) throw new Error(`${key}: ${res.status} ${JSON.stringify(answer)}`);
-      } catch (err) {
-        if (err instanceof Error && err.message.startsWith(`${key}:`)) throw err;
-      }
-      if (Date.now() > deadline) throw new Error(`${key}: no 201 within 180 s`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+  async customerReply(ticketId: string, key: string): Promise<KeyedWrite> {
+    return postWithKey(`${this.url}/api/v1/tickets/${ticketId}/messages`, this.apiKey, key, { body: 'Yes, that fixed it.', senderEmail: 'casey@example.com' }, Date.now() + 180_000);
   }
 
   async executions(workflowId: string): Promise<Execution[]> {
