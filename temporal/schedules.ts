@@ -1,6 +1,6 @@
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptions, type ScheduleSpec } from '@temporalio/client';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../src/logger.ts';
+import { errorFields, type Logger } from '../src/logger.ts';
 import { Workflow } from '../src/workflows/entity.ts';
 import { scheduleSpecOf, type ScheduleSync } from '../src/workflows/schedule-spec.ts';
 import { WORKFLOW_ID, WORKFLOW_NAME, WORKSPACE_ID } from './search-attributes.ts';
@@ -82,7 +82,7 @@ export class TemporalSchedules implements ScheduleSync {
 export async function reconcileSchedules(orm: MikroORM, schedules: ScheduleSync, logger: Logger, workspaceIds?: string[]): Promise<void> {
   const workflows = await orm.em.fork().find(Workflow, { triggerType: 'scheduled', ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) });
   for (const workflow of workflows) {
-    await schedules.sync(workflow).catch((err) => logger.warn('schedule reconcile failed', { workflowId: workflow.id, error: String(err) }));
+    await schedules.sync(workflow).catch((err) => logger.warn('schedule reconcile failed', { workflowId: workflow.id, ...errorFields(err) }));
   }
 }
 

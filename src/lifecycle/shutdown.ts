@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 
 /**
  * The one owner of a server process's shutdown. Each part registers how to stop when it has
@@ -68,7 +68,7 @@ export class Shutdown {
     for (const { name, stop } of this.steps.reverse()) {
       await stop().then(
         () => this.logger.debug('stopped', { step: name }),
-        (err) => this.logger.error('shutdown step failed', { step: name, error: String(err) }),
+        (err) => this.logger.error('shutdown step failed', { step: name, ...errorFields(err) }),
       );
     }
     this.logger.info('stopped');

@@ -5,7 +5,7 @@ import { Execution, ExecutionStep } from '../executions/entity.ts';
 import type { RunGraphInput } from '../executions/run-input.ts';
 import { walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
 import { newId } from '../ids.ts';
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
 
 export type NewExecution = {
@@ -109,7 +109,7 @@ export class ExecutionDispatcher {
 
   private async startOrLeavePending(execution: Execution): Promise<void> {
     await this.start([execution]).catch((err) => {
-      this.logger?.warn('engine unavailable; the relay will start the execution', { executionId: execution.id, error: String(err) });
+      this.logger?.warn('engine unavailable; the relay will start the execution', { executionId: execution.id, ...errorFields(err) });
     });
   }
 

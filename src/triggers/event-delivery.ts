@@ -5,7 +5,7 @@ import { OutboxEvent } from '../events/entity.ts';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import type { Execution } from '../executions/entity.ts';
 import type { RunContext, TriggerType } from '../graph/index.ts';
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { Workflow } from '../workflows/entity.ts';
 import { ExecutionDispatcher, type NewExecution } from './dispatcher.ts';
 import { loopGuard } from './loop-guard.ts';
@@ -75,7 +75,7 @@ export class EventDelivery {
     if (created.length > 0) {
       await dispatcher.start(created).catch((err) => {
         this.metrics.dispatchFailures += 1;
-        this.logger.warn('engine unavailable; executions stay pending until it is back', { error: String(err) });
+        this.logger.warn('engine unavailable; executions stay pending until it is back', errorFields(err));
       });
     }
     return claimed;

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkflowEngine } from '../executions/engine.ts';
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { purgeDeliveredEvents } from '../events/outbox.ts';
 import { IdempotencyService } from '../idempotency/service.ts';
 import { ExecutionDispatcher } from './dispatcher.ts';
@@ -101,10 +101,10 @@ export class OutboxRelay {
     while ((await this.delivery.deliverBatch(this.batchSize, scope)) >= this.batchSize);
     await this.pending.startPending(this.batchSize, scope).catch((err) => {
       this.metrics.dispatchFailures += 1;
-      this.logger.warn('starting pending executions failed; will retry', { error: String(err) });
+      this.logger.warn('starting pending executions failed; will retry', errorFields(err));
     });
     await this.replies.deliverPending(this.batchSize, scope).catch((err) => {
-      this.logger.warn('passing replies on failed; will retry', { error: String(err) });
+      this.logger.warn('passing replies on failed; will retry', errorFields(err));
     });
     await this.purgeExpired(scope);
   }
@@ -117,7 +117,7 @@ export class OutboxRelay {
       try {
         while ((await rows.purgeExpired(this.batchSize * 10, scope)) >= this.batchSize * 10);
       } catch (err) {
-        this.logger.warn(`purging expired ${what} failed; will retry`, { error: String(err) });
+        this.logger.warn(`purging expired ${what} failed; will retry`, errorFields(err));
       }
     }
   }
@@ -127,7 +127,7 @@ export class OutboxRelay {
       try {
         await this.deliverPending();
       } catch (err) {
-        this.logger.warn('outbox relay pass failed; will retry', { error: String(err) });
+        this.logger.warn('outbox relay pass failed; will retry', errorFields(err));
       }
       if (!this.running) break;
       await new Promise<void>((resolve) => {
