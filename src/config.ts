@@ -34,6 +34,7 @@ const envSchema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().min(0).default(2000),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
+  EXECUTION_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   DESKFLOW_HTTP_ALLOW: z.string().default(''),
   METRICS_TOKEN: optionalString,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -64,6 +65,8 @@ export type Config = {
   dbPoolMax: number;
   /** Days a delivered event is kept (backtests replay them) before the relay purges it. */
   outboxRetentionDays: number;
+  /** Days a finished execution (with its steps) is kept before the relay purges it. */
+  executionRetentionDays: number;
   httpAllow: string[];
   /** Bearer token that GET /metrics requires; unset, /metrics is not served. */
   metricsToken: string | undefined;
@@ -100,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
     dbPoolMax: e.DB_POOL_MAX,
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
+    executionRetentionDays: e.EXECUTION_RETENTION_DAYS,
     httpAllow: e.DESKFLOW_HTTP_ALLOW.split(',').map((s) => s.trim()).filter(Boolean),
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,

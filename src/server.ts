@@ -68,6 +68,7 @@ async function main(): Promise<void> {
         httpAllow: config.httpAllow,
         dbPoolMax: config.dbPoolMax,
         outboxRetentionDays: config.outboxRetentionDays,
+        executionRetentionDays: config.executionRetentionDays,
         databaseUrl: database.url,
         shutdown,
         servesApi: mode === 'all',

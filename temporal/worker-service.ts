@@ -24,6 +24,7 @@ export async function startWorkerSide(deps: {
   httpAllow: string[];
   dbPoolMax: number;
   outboxRetentionDays: number;
+  executionRetentionDays: number;
   databaseUrl: string;
   shutdown: Shutdown;
   /** Say that tickets are served meanwhile (the API runs in this process too). */
@@ -56,6 +57,6 @@ export async function startWorkerSide(deps: {
         (deps.servesApi ? ' Tickets are served meanwhile; automations run once it starts.' : ''),
     );
   }
-  const relay = createOutboxRelay({ orm, engine: deps.engine, logger, databaseUrl: deps.databaseUrl, outboxRetentionDays: deps.outboxRetentionDays });
+  const relay = createOutboxRelay({ orm, engine: deps.engine, logger, databaseUrl: deps.databaseUrl, outboxRetentionDays: deps.outboxRetentionDays, executionRetentionDays: deps.executionRetentionDays });
   await shutdown.start('relay', async () => relay.start(), () => relay.stop());
 }
