@@ -35,6 +35,7 @@ const envSchema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   EXECUTION_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  TEMPORAL_SETUP_ON_START: z.enum(['true', 'false', '']).optional(),
   DESKFLOW_HTTP_ALLOW: z.string().default(''),
   METRICS_TOKEN: optionalString,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -60,6 +61,8 @@ export type Config = {
     uiPort: number;
     /** `host:port` of the Temporal SDK's Prometheus exporter (worker metrics); unset, it is off. */
     metricsAddress: string | undefined;
+    /** Deskflow may add the search attributes its runs need to the namespace at start (operator rights on the cluster). */
+    setupOnStart: boolean;
   };
   rateLimit: { perSecond: number; burst: number };
   dbPoolMax: number;
@@ -99,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       devPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
       metricsAddress: e.TEMPORAL_METRICS_PORT === undefined ? undefined : `${hostPart(e.TEMPORAL_METRICS_HOST)}:${e.TEMPORAL_METRICS_PORT}`,
+      setupOnStart: e.TEMPORAL_SETUP_ON_START === 'true',
     },
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
     dbPoolMax: e.DB_POOL_MAX,

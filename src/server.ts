@@ -5,6 +5,7 @@ import { Shutdown, ShuttingDown } from './lifecycle/shutdown.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { connectTemporal, TemporalEngine, type TemporalSettings } from '../temporal/client.ts';
 import { startDevServer } from '../temporal/dev-server.ts';
+import { NamespaceReadiness } from '../temporal/namespace-readiness.ts';
 import { TemporalSchedules } from '../temporal/schedules.ts';
 
 /**
@@ -52,9 +53,23 @@ async function main(): Promise<void> {
     if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
 
     const temporal = await shutdown.start('temporal dev server', () => resolveTemporal(config, mode, logger), (t) => t.stop());
-    const connection = await shutdown.start('temporal client', () => connectTemporal(temporal.settings), (c) => c.close());
+    let namespace: NamespaceReadiness | undefined;
+    const connection = await shutdown.start('temporal client', () => connectTemporal(temporal.settings), async (c) => {
+      namespace?.stop();
+      await c.close();
+    });
     const engine = new TemporalEngine(connection, { namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
     const schedules = new TemporalSchedules(engine.client, config.temporal.taskQueue);
+    // Every run needs Deskflow's search attributes on the namespace: looked at now, added where
+    // Deskflow may (the dev server it runs, TEMPORAL_SETUP_ON_START), else reported by the log and /readyz.
+    namespace = new NamespaceReadiness({
+      connection,
+      namespace: config.temporal.namespace,
+      address: temporal.settings.address,
+      mayRegister: temporal.ownDevServer || config.temporal.setupOnStart,
+      logger,
+    });
+    const namespaceLooked = namespace.start();
 
     if (mode !== 'api') {
       const { startWorkerSide } = await import('../temporal/worker-service.ts');
@@ -63,6 +78,8 @@ async function main(): Promise<void> {
         logger,
         engine,
         schedules,
+        namespace,
+        namespaceLooked,
         temporal: temporal.settings,
         taskQueue: config.temporal.taskQueue,
         httpAllow: config.httpAllow,
@@ -82,6 +99,7 @@ async function main(): Promise<void> {
         logger,
         engine,
         schedules,
+        namespace,
         databaseUrl: database.url,
         shutdown,
         embedded: database.embedded,
@@ -111,8 +129,8 @@ function parseMode(arg: string | undefined): Mode {
 async function resolveTemporal(config: Config, mode: Mode, logger: Logger) {
   const t = config.temporal;
   const settings = (address: string): TemporalSettings => ({ ...t, address });
-  if (t.address) return { settings: settings(t.address), uiUrl: null, stop: async () => {} };
-  if (mode !== 'all') return { settings: settings('127.0.0.1:7233'), uiUrl: null, stop: async () => {} };
+  if (t.address) return { settings: settings(t.address), uiUrl: null, ownDevServer: false, stop: async () => {} };
+  if (mode !== 'all') return { settings: settings('127.0.0.1:7233'), uiUrl: null, ownDevServer: false, stop: async () => {} };
   const dev = await startDevServer({
     port: t.devPort,
     uiPort: t.uiPort,
@@ -127,8 +145,8 @@ async function resolveTemporal(config: Config, mode: Mode, logger: Logger) {
     console.error('Install the Temporal CLI (see README) or set TEMPORAL_ADDRESS; tickets are served meanwhile.');
     return null;
   });
-  if (!dev) return { settings: settings(`127.0.0.1:${t.devPort}`), uiUrl: null, stop: async () => {} };
-  return { settings: settings(dev.address), uiUrl: dev.uiUrl, stop: dev.stop };
+  if (!dev) return { settings: settings(`127.0.0.1:${t.devPort}`), uiUrl: null, ownDevServer: false, stop: async () => {} };
+  return { settings: settings(dev.address), uiUrl: dev.uiUrl, ownDevServer: true, stop: dev.stop };
 }
 
 await main();

@@ -34,11 +34,13 @@ export class EventDelivery {
   private readonly orm: MikroORM;
   private readonly engine: WorkflowEngine;
   private readonly logger: Logger;
+  private readonly startsBlocked: () => string | null;
 
-  constructor(deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; metrics?: DeliveryMetrics }) {
+  constructor(deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; metrics?: DeliveryMetrics; startsBlocked?: () => string | null }) {
     this.orm = deps.orm;
     this.engine = deps.engine;
     this.logger = deps.logger;
+    this.startsBlocked = deps.startsBlocked ?? (() => null);
     this.metrics = deps.metrics ?? newDeliveryMetrics();
   }
 
@@ -72,7 +74,8 @@ export class EventDelivery {
     });
     this.metrics.eventsDelivered += claimed;
     this.metrics.executionsCreated += created.length;
-    if (created.length > 0) {
+    // While the engine would refuse every start (said once where that is known), they wait as pending.
+    if (created.length > 0 && this.startsBlocked() === null) {
       await dispatcher.start(created).catch((err) => {
         this.metrics.dispatchFailures += 1;
         this.logger.warn('engine unavailable; executions stay pending until it is back', errorFields(err));

@@ -39,6 +39,12 @@ export type RelayOptions = {
    * shared database (the engine tests: a task queue per test file). Omitted: every workspace.
    */
   workspaceIds?: ReadonlySet<string>;
+  /**
+   * Why the engine would refuse every start now (a namespace without Deskflow's search
+   * attributes), or null. While it says why, runs are left pending rather than tried on every
+   * pass: whoever knows the reason has said it once.
+   */
+  startsBlocked?: () => string | null;
 };
 
 /**
@@ -63,6 +69,7 @@ export class OutboxRelay {
   /** Purges that stopped at the budget with rows left: the next pass goes on with them. */
   private readonly purgeBehind = new Set<string>();
   private readonly workspaceIds: ReadonlySet<string> | undefined;
+  private readonly startsBlocked: () => string | null;
   private running = false;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
@@ -91,6 +98,7 @@ export class OutboxRelay {
     this.purgeEveryMs = deps.purgeEveryMs ?? 60_000;
     this.purgeBudgetMs = deps.purgeBudgetMs ?? 500;
     this.workspaceIds = deps.workspaceIds;
+    this.startsBlocked = deps.startsBlocked ?? (() => null);
   }
 
   start(): void {
@@ -114,10 +122,12 @@ export class OutboxRelay {
   async deliverPending(): Promise<void> {
     const scope = this.workspaceIds ? [...this.workspaceIds] : undefined;
     while ((await this.delivery.deliverBatch(this.batchSize, scope)) >= this.batchSize);
-    await this.pending.startPending(this.batchSize, scope).catch((err) => {
-      this.metrics.dispatchFailures += 1;
-      this.logger.warn('starting pending executions failed; will retry', errorFields(err));
-    });
+    if (this.startsBlocked() === null) {
+      await this.pending.startPending(this.batchSize, scope).catch((err) => {
+        this.metrics.dispatchFailures += 1;
+        this.logger.warn('starting pending executions failed; will retry', errorFields(err));
+      });
+    }
     await this.replies.deliverPending(this.batchSize, scope).catch((err) => {
       this.logger.warn('passing replies on failed; will retry', errorFields(err));
     });
@@ -179,7 +189,7 @@ export function createOutboxRelay(
   return new OutboxRelay({
     ...deps,
     metrics,
-    delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics }),
+    delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics, startsBlocked: deps.startsBlocked }),
     pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
     replies: new ReplyDelivery(deps),
     expired: {
