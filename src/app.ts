@@ -51,6 +51,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const database = databaseCheck(deps.orm);
   app.use(requestLog(deps.logger, processMetrics()));
   app.use(errorHandler(deps.logger, { databaseAnswers: () => passes(database, 2_000) }));
+  if (deps.stopping) {
+    const stopping = deps.stopping;
+    // While the process drains, clients on a kept-alive connection are told to open the next one elsewhere.
+    app.use(async (ctx, next) => {
+      if (stopping()) ctx.set('Connection', 'close');
+      await next();
+    });
+  }
   app.use(async (ctx, next) => {
     ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger });
     await next();

@@ -35,6 +35,7 @@ const envSchema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   EXECUTION_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(3_600).default(5),
   TEMPORAL_SETUP_ON_START: z.enum(['true', 'false', '']).optional(),
   DESKFLOW_HTTP_ALLOW: z.string().default(''),
   METRICS_TOKEN: optionalString,
@@ -70,6 +71,8 @@ export type Config = {
   outboxRetentionDays: number;
   /** Days a finished execution (with its steps) is kept before the relay purges it. */
   executionRetentionDays: number;
+  /** Seconds a stopping API process keeps serving while /readyz already answers 503. */
+  shutdownDrainSeconds: number;
   httpAllow: string[];
   /** Bearer token that GET /metrics requires; unset, /metrics is not served. */
   metricsToken: string | undefined;
@@ -108,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: e.DB_POOL_MAX,
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
     executionRetentionDays: e.EXECUTION_RETENTION_DAYS,
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     httpAllow: e.DESKFLOW_HTTP_ALLOW.split(',').map((s) => s.trim()).filter(Boolean),
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,

@@ -1,6 +1,7 @@
 import { loadConfig, type Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
 import { migrate, openOrm } from './db/orm.ts';
+import { claimDataDir } from './lifecycle/data-dir-lock.ts';
 import { Shutdown, ShuttingDown } from './lifecycle/shutdown.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { connectTemporal, TemporalEngine, type TemporalSettings } from '../temporal/client.ts';
@@ -16,7 +17,9 @@ import { TemporalSchedules } from '../temporal/schedules.ts';
  *   worker (npm run start:worker): the Temporal worker and the outbox relay.
  * Migrations apply at start. A worker that cannot reach Temporal keeps trying in the background
  * (in every mode) instead of giving up. SIGINT, SIGTERM and SIGHUP shut down in reverse order
- * of start (see Shutdown); /readyz answers 503 from the first moment of it.
+ * of start (see Shutdown); /readyz answers 503 from the first moment of it, and the API keeps
+ * serving for SHUTDOWN_DRAIN_SECONDS before it stops. A second `npm start` on the same data
+ * directory is refused before it touches anything.
  */
 type Mode = 'all' | 'api' | 'worker';
 
@@ -24,6 +27,16 @@ async function main(): Promise<void> {
   const mode = parseMode(process.argv[2]);
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // npm start runs the embedded PostgreSQL and the dev server of its data directory: one per
+  // directory, refused before anything is touched. (start:api and start:worker share one.)
+  if (mode === 'all' && (!config.databaseUrl || !config.temporal.address)) {
+    try {
+      claimDataDir(config.dataDir);
+    } catch (err) {
+      console.error(`Deskflow could not start: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    }
+  }
   // Before anything touches the Temporal SDK (the dev server, the worker): its runtime is set once per process.
   if (mode !== 'api') {
     const { installTemporalRuntime } = await import('../temporal/runtime.ts');
@@ -36,7 +49,8 @@ async function main(): Promise<void> {
     }
     if (config.temporal.metricsAddress) logger.info('temporal worker metrics served', { address: `http://${config.temporal.metricsAddress}/metrics` });
   }
-  const shutdown = new Shutdown(logger);
+  // An API process drains before it stops: /readyz answers 503 while requests are still served.
+  const shutdown = new Shutdown(logger, { drainMs: config.shutdownDrainSeconds * 1000 });
   shutdown.listen();
   // Never leave the embedded database or dev server behind on a crash.
   for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
