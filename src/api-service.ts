@@ -63,13 +63,14 @@ async function createDefaultWorkspace(orm: MikroORM, config: Config): Promise<vo
   if ((await em.count(Workspace, {})) > 0) return;
   const workspaces = new WorkspaceService(em);
   const workspace = await workspaces.createWorkspace('default');
-  const { key } = await workspaces.createKey(workspace.id, 'default');
+  const { id, key } = await workspaces.createKey(workspace.id, 'default');
   console.log(
     [
       '',
       `Created workspace "default" (${workspace.id}).`,
       'Its API key (shown once, store it now):',
-      `  ${key}`,
+      `  ${key}  (key id ${id})`,
+      `To revoke it: npm run admin -- key revoke ${id}`,
       `Try: curl -H "Authorization: Bearer ${key}" http://localhost:${config.port}/api/v1/tickets`,
       '',
     ].join('\n'),
