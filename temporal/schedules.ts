@@ -1,5 +1,6 @@
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptions, type ScheduleSpec } from '@temporalio/client';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { tickIdFor } from '../src/executions/run-ids.ts';
 import { errorFields, type Logger } from '../src/logger.ts';
 import { Workflow } from '../src/workflows/entity.ts';
 import { scheduleSpecOf, type ScheduleSync } from '../src/workflows/schedule-spec.ts';
@@ -56,7 +57,7 @@ export class TemporalSchedules implements ScheduleSync {
       action: {
         type: 'startWorkflow',
         workflowType: 'scheduledTick',
-        workflowId: `workflow-${workflow.id}/tick`,
+        workflowId: tickIdFor(workflow),
         taskQueue: this.taskQueue,
         args: [{ workflowId: workflow.id }],
         typedSearchAttributes: [

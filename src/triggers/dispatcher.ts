@@ -4,7 +4,7 @@ import type { WorkflowEngine } from '../executions/engine.ts';
 import { Execution, ExecutionStep } from '../executions/entity.ts';
 import type { RunGraphInput } from '../executions/run-input.ts';
 import { walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
-import { newId } from '../ids.ts';
+import { executionIdFor, runIdFor } from '../executions/run-ids.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
 
@@ -24,16 +24,6 @@ export type NewExecution = {
  * outside it (see Services.inTransaction).
  */
 export type AfterCommit = (task: (em: EntityManager) => Promise<void>) => void;
-
-/**
- * The Temporal workflow id of an execution: readable in the Web UI, and for event runs derived
- * from (event, workflow), so that a redelivered event can never start a second run.
- */
-export function temporalWorkflowIdFor(workflowId: string, triggeredBy: TriggerType, eventOrExecutionId: string): string {
-  return triggeredBy === 'manual' || triggeredBy === 'webhook' || triggeredBy === 'scheduled'
-    ? `workflow-${workflowId}/${triggeredBy}-${eventOrExecutionId}`
-    : `workflow-${workflowId}/event-${eventOrExecutionId}`;
-}
 
 /**
  * Creates executions (pinned to their workflow's current version) and starts their runs on the
@@ -62,7 +52,8 @@ export class ExecutionDispatcher {
    */
   async create(em: EntityManager, inputs: NewExecution[], now = new Date()): Promise<Execution[]> {
     const created = inputs.map((input) => {
-      const id = newId();
+      // Derived from (workflow, event) where there is an event: see src/executions/run-ids.ts.
+      const id = executionIdFor(input.workflow.id, input.eventId);
       const prefix = walkToFirstAction(input.workflow.graph, input.context);
       if (!prefix.reachesAction) {
         prefix.steps.forEach((step, i) => em.create(ExecutionStep, { execution: id, ...step, seq: i + 1, result: step.result ?? null, startedAt: now, completedAt: now }));
@@ -78,7 +69,7 @@ export class ExecutionDispatcher {
         eventId: input.eventId ?? null,
         context: input.context as Record<string, unknown>,
         chain: [...(input.chain ?? []), input.workflow.id],
-        temporalWorkflowId: temporalWorkflowIdFor(input.workflow.id, input.triggeredBy, input.eventId ?? id),
+        temporalWorkflowId: runIdFor({ workflowName: input.workflow.name, ticketId: input.ticketId, triggeredBy: input.triggeredBy, executionId: id }),
         startedAt: now,
         ...(prefix.reachesAction ? {} : { status: 'completed' as const, completedAt: now }),
       });
