@@ -21,16 +21,17 @@ export type ServerProcess = {
 };
 
 /**
- * `node src/server.ts [mode]` as a process of its own, as `npm start` runs it. `env` entries
- * replace the inherited ones; `undefined` removes one.
+ * `node src/server.ts [mode]` as a process of its own, as `npm start` runs it (of the checkout
+ * in `cwd`: another release's, say). `env` entries replace the inherited ones; `undefined`
+ * removes one.
  */
-export function startServerProcess(env: Record<string, string | undefined>, mode?: 'api' | 'worker'): ServerProcess {
+export function startServerProcess(env: Record<string, string | undefined>, mode?: 'api' | 'worker', cwd = repoRoot): ServerProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', SHUTDOWN_DRAIN_SECONDS: '0' };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete childEnv[name];
     else childEnv[name] = value;
   }
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', 'src/server.ts', ...(mode ? [mode] : [])], { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', 'src/server.ts', ...(mode ? [mode] : [])], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const listeners = new Set<() => void>();
   const collect = (chunk: Buffer) => {
