@@ -123,8 +123,10 @@ export class NamespaceReadiness {
       if (result.added.length > 0) logger.info(`added search attributes to Temporal namespace "${namespace}"`, { namespace, added: result.added });
       return await inspectNamespace(connection, namespace);
     } catch (err) {
-      logger.warn(`could not add Deskflow's search attributes to Temporal namespace "${namespace}"`, { namespace, ...errorFields(err) });
-      return lack;
+      // Another process starting at the same moment may have added them first.
+      const now = await inspectNamespace(connection, namespace).catch(() => lack);
+      if (now) logger.warn(`could not add Deskflow's search attributes to Temporal namespace "${namespace}"`, { namespace, ...errorFields(err) });
+      return now;
     }
   }
 }
