@@ -16,11 +16,14 @@ export {
   TICKET_PRIORITIES,
   TICKET_STATUSES,
   TRIGGER_TYPES,
+  WEEKDAYS,
 } from './types.ts';
 export type {
   ActionData,
   ActionNode,
   ActionType,
+  BusinessCalendar,
+  CalendarsById,
   ChangeableTicketField,
   ConditionData,
   ConditionGroup,
@@ -45,6 +48,7 @@ export type {
   TriggerData,
   TriggerNode,
   TriggerType,
+  Weekday,
   WorkflowGraph,
 } from './types.ts';
 
@@ -61,3 +65,20 @@ export { MAX_PROGRAM_SIZE, patternProblem } from './regex.ts';
 export { isValidTimeZone } from './validate-trigger.ts';
 export { parseIsoInstant } from './dates.ts';
 export { codePointLength } from './text.ts';
+export {
+  addOpenTime,
+  businessSchedule,
+  CalendarError,
+  clockMinutes,
+  dayNumber,
+  formatDuration,
+  isOpenAt,
+  isoInstant,
+  openStretches,
+  openTimeBetween,
+  SEARCH_HORIZON_DAYS,
+  subtractOpenTime,
+  weekdayOf,
+  type BusinessSchedule,
+  type OpenStretch,
+} from './business-time.ts';

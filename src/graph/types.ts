@@ -55,6 +55,23 @@ export const OPERATORS = [
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
+/** Days of a calendar's week, as its opening hours name them. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** When a desk is open (a calendar of the API, as a run reads it): its zone, weekly hours and holidays. */
+export interface BusinessCalendar {
+  /** An IANA time zone name. */
+  timeZone: string;
+  /** Open from `from` up to, not including, `to` (`HH:MM`; `to` may be `24:00`), local time. */
+  hours: Array<{ day: Weekday; from: string; to: string }>;
+  /** Local dates (`YYYY-MM-DD`) closed all day. */
+  holidays: Array<{ date: string; name?: string }>;
+}
+
+/** Calendars a run can read, by id. */
+export type CalendarsById = Readonly<Record<string, BusinessCalendar>>;
+
 export const ACTION_TYPES = [
   'assign_ticket',
   'set_status',
