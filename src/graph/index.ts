@@ -68,6 +68,7 @@ export { GraphWalker, findTriggerNode, isBranchingNode, nodeById, outcomeEdges }
 export { walkToFirstAction, type PassedStep } from './prefix.ts';
 export { MAX_AGE_SECONDS } from './validate-conditions.ts';
 export { walk } from './walk.ts';
+export { needsTicketSentence, ticketActionsReached, TICKETLESS_ACTIONS, type TicketAction } from './needs-ticket.ts';
 export { cronProblem } from './cron.ts';
 export { MAX_PROGRAM_SIZE, patternProblem } from './regex.ts';
 export { isValidTimeZone } from './validate-trigger.ts';
