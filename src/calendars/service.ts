@@ -76,7 +76,7 @@ export class CalendarService {
     const refs = calendarReferences(graph);
     if (refs.length === 0) return;
     const ids = [...new Set(refs.map((r) => r.calendarId))];
-    const found = await em.find(Calendar, { workspace: workspaceId, id: { $in: ids }, deletedAt: null }, { fields: ['id'], lockMode: LockMode.PESSIMISTIC_READ });
+    const found = await em.find(Calendar, { workspace: workspaceId, id: { $in: ids }, deletedAt: null }, { fields: ['id'], ...(em.isInTransaction() ? { lockMode: LockMode.PESSIMISTIC_READ } : {}) });
     const known = new Set(found.map((c) => c.id.toLowerCase()));
     const missing = refs.filter((r) => !known.has(r.calendarId));
     if (missing.length > 0) {

@@ -220,9 +220,10 @@ export type ActionData = Labelled &
         headers?: Record<string, string>;
         body?: string | Record<string, unknown> | unknown[];
       }
-    | { actionType: 'delay'; seconds: number; until?: never }
-    | { actionType: 'delay'; until: string; seconds?: never }
-    | { actionType: 'wait_for_reply'; timeoutSeconds: number }
+    | { actionType: 'delay'; seconds: number; until?: never; businessSeconds?: never; calendarId?: never }
+    | { actionType: 'delay'; until: string; seconds?: never; businessSeconds?: never; calendarId?: never }
+    | { actionType: 'delay'; businessSeconds: number; calendarId: string; seconds?: never; until?: never }
+    | { actionType: 'wait_for_reply'; timeoutSeconds: number; calendarId?: string }
   );
 
 // ---------------------------------------------------------------------------------------

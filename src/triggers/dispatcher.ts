@@ -181,6 +181,7 @@ export class ExecutionDispatcher {
         graph,
         context: e.context as RunContext,
         chain: e.chain,
+        createdAt: e.startedAt.toISOString(),
       });
     }
     return inputs;
