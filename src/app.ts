@@ -21,6 +21,7 @@ import { executionRoutes } from './executions/routes.ts';
 import { triggerRoutes } from './triggers/routes.ts';
 import { dryRunRoutes } from './dry-runs/routes.ts';
 import { webhookRoutes } from './triggers/webhook-routes.ts';
+import { calendarRoutes } from './calendars/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
 
@@ -82,6 +83,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   workflows.use(dryRunRoutes().routes());
   workflows.use(executionRoutes().routes());
   app.use(workflows.routes());
+
+  const calendars = new Router<AppState>({ prefix: '/api/calendars' });
+  calendars.use(requireKey);
+  calendars.use(calendarRoutes().routes());
+  app.use(calendars.routes());
 
   return app;
 }

@@ -75,6 +75,8 @@ const ExecutionStepSchema = defineEntity({
     startedAt: p.datetime(3),
     completedAt: p.datetime(3).nullable(),
     error: p.text().nullable(),
+    /** Of a delay or wait_for_reply: when the wait ends (at the latest, for wait_for_reply), fixed when it begins. */
+    until: p.datetime(3).nullable(),
   },
 });
 export class ExecutionStep extends ExecutionStepSchema.class {}

@@ -16,6 +16,7 @@ export const publicStep = z
     startedAt: timestamp(),
     completedAt: timestamp().nullable().meta({ description: 'Null while waiting.' }),
     error: z.string().optional().meta({ description: 'Only on a failed or cancelled step: the reason.' }),
+    until: timestamp().optional().meta({ description: 'Only on a delay or wait_for_reply: when the wait ends (wait_for_reply: at the latest), fixed when it begins.' }),
   })
   .meta({ id: 'ExecutionStep' });
 
@@ -47,6 +48,7 @@ export function presentStep(s: ExecutionStep): z.output<typeof publicStep> {
     startedAt: s.startedAt.toISOString(),
     completedAt: s.completedAt ? s.completedAt.toISOString() : null,
     ...(s.error ? { error: s.error } : {}),
+    ...(s.until ? { until: s.until.toISOString() } : {}),
   };
 }
 

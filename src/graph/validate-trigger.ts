@@ -2,6 +2,7 @@
 // a scheduled trigger also carries its schedule and an optional ticket filter
 // (docs/automations.md, "Schedules").
 
+import { isCalendarId } from './calendar-refs.ts';
 import { cronProblem } from './cron.ts';
 import { childPath } from './issues.ts';
 import type { Scope } from './issues.ts';
@@ -11,7 +12,7 @@ import type { TriggerType } from './types.ts';
 import { checkKeys, checkLabel, checkNodeType, checkNumber, checkStringValue, requiredPath } from './validate-fields.ts';
 
 const SCHEDULE_KEYS = ['cron', 'intervalSeconds', 'timezone', 'ticketFilter'];
-const FILTER_KEYS = ['status', 'priority', 'tagsAny', 'idleForSeconds'];
+const FILTER_KEYS = ['status', 'priority', 'tagsAny', 'idleForSeconds', 'calendarId'];
 const MAX_FILTER_TAGS = 100;
 /** Longest interval or idle time: one year, like delays. */
 const MAX_SCHEDULE_SECONDS = 31_536_000;
@@ -102,6 +103,14 @@ function checkTicketFilter(parent: Scope, filter: unknown): void {
   }
   if (Object.hasOwn(filter, 'idleForSeconds')) {
     checkNumber(scope, filter, 'idleForSeconds', { atLeast: 1, atMost: MAX_SCHEDULE_SECONDS, integer: true });
+  }
+  if (Object.hasOwn(filter, 'calendarId')) {
+    const path = childPath(scope.path, 'calendarId');
+    if (!isCalendarId(filter.calendarId)) {
+      scope.issues.add(path, `${scope.who}: ticketFilter.calendarId must be the id of a calendar (a UUID), got ${quote(filter.calendarId)}`);
+    } else if (!Object.hasOwn(filter, 'idleForSeconds')) {
+      scope.issues.add(path, `${scope.who}: ticketFilter.calendarId counts idleForSeconds in open time: give idleForSeconds too`);
+    }
   }
 }
 

@@ -14,33 +14,46 @@ export interface RunCanceller {
   cancelAll(workflowId: string): Promise<void>;
 }
 
+/**
+ * Checks that the calendars a graph names are the workspace's (the calendars module does it): a
+ * 400 naming each node otherwise. Inside a transaction it keeps them from being deleted until
+ * the transaction ends.
+ */
+export interface CalendarReferenceCheck {
+  checkReferences(em: EntityManager, workspaceId: string, graph: WorkflowGraph): Promise<void>;
+}
+
 /** Workflows of a workspace: their definitions, versions and schedules. */
 export class WorkflowService {
   private readonly em: EntityManager;
   private readonly runs: RunCanceller;
+  private readonly calendars: CalendarReferenceCheck;
   private readonly schedules: ScheduleSync | undefined;
   private readonly logger: Logger | undefined;
 
-  constructor(em: EntityManager, deps: { runs: RunCanceller; schedules?: ScheduleSync; logger?: Logger }) {
+  constructor(em: EntityManager, deps: { runs: RunCanceller; calendars: CalendarReferenceCheck; schedules?: ScheduleSync; logger?: Logger }) {
     this.em = em;
     this.runs = deps.runs;
+    this.calendars = deps.calendars;
     this.schedules = deps.schedules;
     this.logger = deps.logger;
   }
 
   async create(workspaceId: string, input: CreateWorkflowInput): Promise<Workflow> {
     const { triggerType, graph } = workflowGraphOf(input);
-    const workflow = this.em.create(Workflow, {
-      workspace: workspaceId,
-      name: input.name,
-      description: input.description ?? null,
-      triggerType,
-      graph,
-      webhookSecret: triggerType === 'webhook' ? newWebhookSecret() : null,
+    return this.em.transactional(async (em) => {
+      await this.calendars.checkReferences(em, workspaceId, graph);
+      const workflow = em.create(Workflow, {
+        workspace: workspaceId,
+        name: input.name,
+        description: input.description ?? null,
+        triggerType,
+        graph,
+        webhookSecret: triggerType === 'webhook' ? newWebhookSecret() : null,
+      });
+      em.create(WorkflowVersion, { workflow: workflow.id, version: 1, triggerType, graph, createdAt: workflow.createdAt });
+      return workflow;
     });
-    this.em.create(WorkflowVersion, { workflow: workflow.id, version: 1, triggerType, graph, createdAt: workflow.createdAt });
-    await this.em.flush();
-    return workflow;
   }
 
   async get(workspaceId: string, workflowId: string): Promise<Workflow> {
@@ -71,7 +84,10 @@ export class WorkflowService {
       else if (triggerType !== workflow.triggerType) graph = checkedGraph(retypeTrigger(workflow.graph, triggerType), triggerType);
 
       const now = new Date();
-      if (triggerType !== workflow.triggerType || canonicalJson(graph) !== canonicalJson(workflow.graph)) {
+      const graphChanged = triggerType !== workflow.triggerType || canonicalJson(graph) !== canonicalJson(workflow.graph);
+      // A new graph, or an active workflow, names only calendars of the workspace, and holds them.
+      if (graphChanged || (input.isActive ?? workflow.isActive)) await this.calendars.checkReferences(em, workspaceId, graph);
+      if (graphChanged) {
         workflow.version += 1;
         workflow.triggerType = triggerType;
         workflow.graph = graph;

@@ -116,6 +116,27 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await api.delete(`/api/workflows/${manualId}`), 404);
   });
 
+  it('calendars, and their errors', async () => {
+    const hours = [{ day: 'mon', from: '09:00', to: '17:00' }];
+    const created = await api.post('/api/calendars', { name: 'Office', timeZone: 'Europe/Berlin', hours, holidays: [{ date: '2026-12-25', name: 'Christmas Day' }] });
+    expectStatus(created, 201);
+    const id = created.body.calendar.id;
+    expectStatus(await api.get('/api/calendars'), 200);
+    expectStatus(await api.get(`/api/calendars/${id}`), 200);
+    expectStatus(await api.patch(`/api/calendars/${id}`, { holidays: [] }), 200);
+    expectStatus(await api.post('/api/calendars', { name: 'Night', timeZone: 'UTC', hours: [{ day: 'fri', from: '22:00', to: '06:00' }] }), 400);
+    const workflowJson = {
+      nodes: [triggerNode('manual'), conditionNode('open', { field: 'now', operator: 'in_business_hours', value: id }), actionNode('tag')],
+      edges: [edge('trigger', 'open'), edge('open', 'tag', 'true')],
+    };
+    const user = (await api.post('/api/workflows', { name: uniqueName(), triggerType: 'manual', workflowJson })).body.workflow;
+    expectStatus(await api.patch(`/api/workflows/${user.id}`, { isActive: true }), 200);
+    expectStatus(await api.delete(`/api/calendars/${id}`), 409);
+    expectStatus(await api.delete(`/api/workflows/${user.id}`), 204);
+    expectStatus(await api.delete(`/api/calendars/${id}`), 204);
+    expectStatus(await api.get(`/api/calendars/${id}`), 404);
+  });
+
   it('rate limiting (429 with Retry-After)', async () => {
     const limited = await startTestApp({ config: { rateLimit: { perSecond: 0.01, burst: 1 } } });
     try {
