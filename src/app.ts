@@ -17,7 +17,7 @@ import { createServices } from './services.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
-import { executionRoutes } from './executions/routes.ts';
+import { executionRoutes, ticketExecutionRoutes } from './executions/routes.ts';
 import { triggerRoutes } from './triggers/routes.ts';
 import { dryRunRoutes } from './dry-runs/routes.ts';
 import { webhookRoutes } from './triggers/webhook-routes.ts';
@@ -73,6 +73,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   tickets.use(requireKey);
   tickets.use(ticketRoutes().routes());
   tickets.use(messageRoutes().routes());
+  tickets.use(ticketExecutionRoutes().routes());
   app.use(tickets.routes());
 
   const workflows = new Router<AppState>({ prefix: '/api/workflows' });
