@@ -21,6 +21,7 @@ import { executionRoutes, ticketExecutionRoutes } from './executions/routes.ts';
 import { triggerRoutes } from './triggers/routes.ts';
 import { dryRunRoutes } from './dry-runs/routes.ts';
 import { webhookRoutes } from './triggers/webhook-routes.ts';
+import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
 
@@ -40,6 +41,8 @@ export type AppDeps = {
   stopping?: () => boolean;
   /** The Temporal SDK's metrics exporter of a worker in this process, added to GET /metrics. */
   temporalMetricsUrl?: string;
+  /** Settings of the console page (GET /console): where the Temporal Web UI is. */
+  console?: ConsoleOptions;
 };
 
 /** Builds the HTTP application; never listens (server.ts and the tests do). */
@@ -64,6 +67,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Generated from the routers mounted here, once all are (src/http/operation.ts says how a route describes itself).
   let document: OpenApiDocument | undefined;
   app.use(openApiRoutes(() => (document ??= openApiDocument(app))).routes());
+
+  // The page needs no key: it asks for one, then calls the keyed routes below like any client.
+  app.use(consoleRoutes(deps.console).routes());
 
   // Signed instead of keyed: mounted before the keyed workflows routes.
   app.use(webhookRoutes().routes());
