@@ -17,7 +17,9 @@ try {
   process.exit(0);
 }
 
-await vite.build({ configFile: path.join(here, 'vite.config.ts'), logLevel: 'warn' });
+// Always the production build (React's, minified), also when started from a test run that set NODE_ENV=test.
+process.env.NODE_ENV = 'production';
+await vite.build({ configFile: path.join(here, 'vite.config.ts'), mode: 'production', logLevel: 'warn' });
 
 const assets = path.join(here, 'dist', 'assets');
 let raw = 0;

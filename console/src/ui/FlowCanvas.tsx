@@ -74,7 +74,7 @@ export function FlowCanvas(props: FlowCanvasProps) {
           deletable: false,
           label: problem ? `${e.label ?? ''} ⚠ ${problem.join('; ')}`.trim() : e.label,
           className: [e.label ? `edge-${e.label}` : '', followed ? 'followed' : overlay ? 'not-followed' : '', problem ? 'edge-problem' : ''].join(' '),
-          markerEnd: { type: MarkerType.ArrowClosed },
+          markerEnd: { type: MarkerType.ArrowClosed, width: 14, height: 14 },
           animated: followed && overlay?.nodes.get(e.target)?.status === 'waiting',
           data: { label: e.label },
         };
@@ -97,12 +97,12 @@ export function FlowCanvas(props: FlowCanvasProps) {
       selectionKeyCode={null}
       multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
       fitView
-      fitViewOptions={{ padding: 0.2, maxZoom: 1.2 }}
+      fitViewOptions={{ padding: 0.15, maxZoom: 1 }}
       minZoom={0.2}
     >
       <Background gap={24} />
       <Controls showInteractive={false} />
-      <MiniMap pannable zoomable />
+      {editable && <MiniMap pannable zoomable position="top-right" />}
       <KeepInView count={nodes.length} />
     </ReactFlow>
   );
@@ -113,7 +113,7 @@ function KeepInView({ count }: { count: number }) {
   const flow = useReactFlow();
   const last = useRef(count);
   useEffect(() => {
-    if (count > last.current) requestAnimationFrame(() => void flow.fitView({ padding: 0.2, maxZoom: 1.2, duration: 200 }));
+    if (count > last.current) requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 200 }));
     last.current = count;
   }, [count, flow]);
   return null;
