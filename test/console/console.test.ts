@@ -269,6 +269,23 @@ describe('the console in Chromium', () => {
     await mine.click('dialog [data-action=reload]');
     await mine.waitForFunction(() => (document.querySelector('input[name=workflowName]') as HTMLInputElement)?.value === 'Escalate urgent tickets (theirs)', { polling: 100 });
     expect(await mine.$('[data-testid=unsaved]')).toBeNull();
+
+    // Once more, and this time overwrite theirs with mine.
+    await theirs.bringToFront();
+    await theirs.click('input[name=workflowDescription]');
+    await theirs.keyboard.type('Theirs again');
+    await theirs.click('[data-action=save]');
+    await waitForText(theirs, '.banner.ok', 'Saved');
+    await mine.bringToFront();
+    await mine.click(node('reply'));
+    await mine.type('.node-form textarea[name="body"]', ' Mine.');
+    await mine.click('[data-action=save]');
+    await mine.waitForSelector('dialog [data-testid=conflict]');
+    await mine.click('dialog [data-action=overwrite]');
+    await waitForText(mine, '.banner.ok', 'Saved: version 2');
+    const after = (await api.get(`/api/workflows/${workflowId}`)).body.workflow;
+    expect(after.workflowJson.nodes.find((n: { id: string }) => n.id === 'reply').data.body).toContain(' Mine.');
+    expect(after.description).toBe('Theirs again');
     expect(problemsOf(mine)).toEqual([]);
     await mine.close();
     await theirs.close();
@@ -293,6 +310,71 @@ describe('the console in Chromium', () => {
     await page.click(node('created'));
     await page.keyboard.press('Delete');
     expect(await page.$(node('created'))).not.toBeNull();
+
+    // Copy and paste: a new node, with a fresh id.
+    await page.click(node('tag'));
+    await press(page, 'Control', 'c');
+    await press(page, 'Control', 'v');
+    await page.waitForSelector(node('tag-2'));
+    await page.waitForSelector('[data-testid=unsaved]');
+
+    // Leaving with unsaved changes asks first; staying keeps them.
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void (asked.length === 1 ? d.dismiss() : d.accept());
+    });
+    await page.evaluate(() => (location.hash = '#/tickets'));
+    await eventually(async () => (asked.length === 1 ? true : undefined), 10_000, 'the question before leaving');
+    expect(asked[0]).toContain('unsaved changes');
+    expect(await page.evaluate(() => location.hash)).toBe(`#/workflows/${workflowId}`);
+    expect(await page.$(node('tag-2'))).not.toBeNull();
+    await page.evaluate(() => (location.hash = '#/tickets'));
+    await page.waitForSelector('[data-testid=tickets]');
+    await page.close();
+  }, TEST_MS);
+
+  it('follows a run live while it waits, cancels it, and filters the runs by status', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const created = await api.post('/api/workflows', {
+      name: 'Wait, then tag',
+      triggerType: 'manual',
+      workflowJson: {
+        nodes: [
+          { id: 'start', type: 'trigger', data: { triggerType: 'manual' } },
+          { id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 600 } },
+          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'later' } },
+        ],
+        edges: [
+          { source: 'start', target: 'wait' },
+          { source: 'wait', target: 'tag' },
+        ],
+      },
+    });
+    const workflowId = created.body.workflow.id;
+    const ticketId = await openTicket(api);
+    const started = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId });
+    const executionId = started.body.execution.id;
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}/runs/${executionId}`);
+
+    // Followed live: the delay comes to wait, the node after it is not reached yet.
+    await page.waitForSelector('[data-node-id="wait"][data-run-status="waiting"]', { timeout: 20_000 });
+    expect(await runStatuses(page)).toEqual({ start: 'passed', wait: 'waiting', tag: 'pending' });
+
+    await page.click('[data-action=cancel]');
+    await page.waitForSelector('.run-view h1 .badge[data-status="cancelled"]');
+    await page.waitForSelector('[data-node-id="tag"][data-run-status="not_reached"]');
+    expect(await page.$('[data-action=cancel]')).toBeNull();
+    expect((await api.get(`/api/workflows/${workflowId}/executions/${executionId}`)).body.execution.status).toBe('cancelled');
+
+    // The list of runs, by status.
+    await page.evaluate((h) => (location.hash = h), `#/workflows/${workflowId}/runs`);
+    await page.waitForSelector(`tr[data-execution-id="${executionId}"][data-status="cancelled"]`);
+    await page.select('select[name=status]', 'completed');
+    await page.waitForSelector(`tr[data-execution-id="${executionId}"]`, { hidden: true });
+    await page.select('select[name=status]', 'cancelled');
+    await page.waitForSelector(`tr[data-execution-id="${executionId}"]`);
+    expect(problemsOf(page)).toEqual([]);
     await page.close();
   }, TEST_MS);
 
