@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { HTTPResponse } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { drag, openConsole, texts, useChromium, UI_TIMEOUT_MS, type ConsolePage } from '../helpers/browser.ts';
+import { drag, go, hashOf, openConsole, texts, useChromium, valueOf, waitForFocus, waitForText, UI_TIMEOUT_MS, type ConsolePage } from '../helpers/browser.ts';
 import { engineWorkspace, eventually, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 
@@ -73,10 +73,6 @@ async function press(page: ConsolePage, ...keys: string[]) {
   for (const k of keys.slice(0, -1).reverse()) await page.keyboard.up(k as never);
 }
 
-async function waitForText(page: ConsolePage, selector: string, text: string) {
-  // Polled on a timer: a tab in the background gets no animation frames.
-  await page.waitForFunction((s, t) => [...document.querySelectorAll(s)].some((e) => (e.textContent ?? '').includes(t)), { polling: 100 }, selector, text);
-}
 
 describe('the console in Chromium', () => {
   it('draws "Escalate urgent tickets" from an empty workflow, saves and activates it, and paints its run completed', async () => {
@@ -89,7 +85,7 @@ describe('the console in Chromium', () => {
     await page.select('dialog select[name=triggerType]', 'ticket_created');
     await page.click('dialog button[type=submit]');
     await page.waitForSelector(node('trigger'));
-    const workflowId = decodeURIComponent((await page.evaluate(() => location.hash)).split('/')[2]);
+    const workflowId = decodeURIComponent((await hashOf(page)).split('/')[2]);
 
     // The condition, added below the selected trigger, its value typed.
     await page.click(node('trigger'));
@@ -113,9 +109,9 @@ describe('the console in Chromium', () => {
     await page.waitForSelector(node('send-reply'));
     await page.type('.node-form textarea[name="body"]', 'Hi ');
     await page.select('.node-form select[aria-label="Insert a placeholder into body"]', 'ticket.customerName');
-    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'body', { polling: 50 });
+    await waitForFocus(page, 'body');
     await page.keyboard.type(', we are on it.');
-    expect(await page.$eval('.node-form textarea[name="body"]', (e) => (e as HTMLTextAreaElement).value)).toBe('Hi {{ticket.customerName}}, we are on it.');
+    expect(await valueOf(page, '.node-form textarea[name="body"]')).toBe('Hi {{ticket.customerName}}, we are on it.');
 
     // The second action joins the reply: an edge drawn with the mouse, handle to handle.
     await page.click('button::-p-text(Tidy up)');
@@ -146,7 +142,7 @@ describe('the console in Chromium', () => {
     const ticketId = await openTicket(api, { subject: 'URGENT: site down', customerName: 'Dana' });
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution.status).toBe('completed');
-    await page.evaluate((h) => (location.hash = h), `#/workflows/${workflowId}/runs`);
+    await go(page, `#/workflows/${workflowId}/runs`);
     await page.waitForSelector(`tr[data-execution-id="${execution.id}"] a`);
     await page.click(`tr[data-execution-id="${execution.id}"] a`);
     await page.waitForSelector('.run-view [data-node-id="send-reply"][data-run-status="completed"]');
@@ -169,7 +165,7 @@ describe('the console in Chromium', () => {
     if (screenshots) await page.screenshot({ path: path.join(screenshots, 'console-run.png') });
 
     // The ticket's page lists the run, which opens on the graph.
-    await page.evaluate((h) => (location.hash = h), `#/tickets/${ticketId}`);
+    await go(page, `#/tickets/${ticketId}`);
     await page.waitForSelector(`tr[data-execution-id="${execution.id}"]`);
     await waitForText(page, '.messages', 'Hi Dana, we are on it.');
     expect(problemsOf(page)).toEqual([]);
@@ -206,6 +202,13 @@ describe('the console in Chromium', () => {
     expect(await runStatuses(page)).toEqual({ created: 'passed', 'is-urgent': 'passed', raise: 'not_reached', tag: 'not_reached', reply: 'not_reached' });
     expect(await texts(page, '[data-node-id="is-urgent"] .outcome')).toEqual(['false']);
     expect(await page.$$eval('.react-flow__edge.followed', (e) => e.length)).toBe(1);
+    // The backtest over the last days' events: both tickets' creations, one of which acts.
+    await page.click('input[name=tryMode]:not(:checked)');
+    await page.click('[data-action=backtest]');
+    await waitForText(page, '[data-testid=backtest-result]', '1 of 2 events would have run actions');
+    await waitForText(page, '[data-testid=backtest-result]', 'set_priority × 1');
+    await page.waitForSelector('[data-node-id="reply"][data-run-status="completed"]');
+
     // Nothing ran for real.
     expect((await api.get(`/api/workflows/${workflowId}/executions`)).body.executions).toEqual([]);
     expect(problemsOf(page)).toEqual([]);
@@ -267,7 +270,7 @@ describe('the console in Chromium', () => {
 
     // Reload: their version, my change dropped.
     await mine.click('dialog [data-action=reload]');
-    await mine.waitForFunction(() => (document.querySelector('input[name=workflowName]') as HTMLInputElement)?.value === 'Escalate urgent tickets (theirs)', { polling: 100 });
+    await eventually(async () => ((await valueOf(mine, 'input[name=workflowName]')) === 'Escalate urgent tickets (theirs)' ? true : undefined), 10_000, 'their name, reloaded');
     expect(await mine.$('[data-testid=unsaved]')).toBeNull();
 
     // Once more, and this time overwrite theirs with mine.
@@ -324,12 +327,12 @@ describe('the console in Chromium', () => {
       asked.push(d.message());
       void (asked.length === 1 ? d.dismiss() : d.accept());
     });
-    await page.evaluate(() => (location.hash = '#/tickets'));
+    await go(page, '#/tickets');
     await eventually(async () => (asked.length === 1 ? true : undefined), 10_000, 'the question before leaving');
     expect(asked[0]).toContain('unsaved changes');
-    expect(await page.evaluate(() => location.hash)).toBe(`#/workflows/${workflowId}`);
+    expect(await hashOf(page)).toBe(`#/workflows/${workflowId}`);
     expect(await page.$(node('tag-2'))).not.toBeNull();
-    await page.evaluate(() => (location.hash = '#/tickets'));
+    await go(page, '#/tickets');
     await page.waitForSelector('[data-testid=tickets]');
     await page.close();
   }, TEST_MS);
@@ -368,7 +371,7 @@ describe('the console in Chromium', () => {
     expect((await api.get(`/api/workflows/${workflowId}/executions/${executionId}`)).body.execution.status).toBe('cancelled');
 
     // The list of runs, by status.
-    await page.evaluate((h) => (location.hash = h), `#/workflows/${workflowId}/runs`);
+    await go(page, `#/workflows/${workflowId}/runs`);
     await page.waitForSelector(`tr[data-execution-id="${executionId}"][data-status="cancelled"]`);
     await page.select('select[name=status]', 'completed');
     await page.waitForSelector(`tr[data-execution-id="${executionId}"]`, { hidden: true });
@@ -391,14 +394,14 @@ describe('the console in Chromium', () => {
     await page.waitForSelector(`tr[data-workflow-id="${workflowId}"] .workflow-name`);
     expect(await texts(page, `tr[data-workflow-id="${workflowId}"] .workflow-name`)).toEqual([hostile]);
 
-    await page.evaluate((h) => (location.hash = h), `#/workflows/${workflowId}`);
+    await go(page, `#/workflows/${workflowId}`);
     await page.waitForSelector(node('reply'));
-    expect(await page.$eval('input[name=workflowName]', (e) => (e as HTMLInputElement).value)).toBe(hostile);
-    await page.evaluate((h) => (location.hash = h), `#/tickets/${ticketId}`);
+    expect(await valueOf(page, 'input[name=workflowName]')).toBe(hostile);
+    await go(page, `#/tickets/${ticketId}`);
     await waitForText(page, '.messages', 'window.__pwned = 3');
     expect(await texts(page, 'h1.user-text')).toEqual([`<b>bold</b> ${hostile}`]);
 
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.$$('img[src="x"], main script, main b')).toEqual([]);
     expect(page.requested.filter((u) => !u.startsWith(`${app.baseUrl}/`) && !u.startsWith('data:'))).toEqual([]);
     expect(problemsOf(page)).toEqual([]);

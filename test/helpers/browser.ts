@@ -52,7 +52,7 @@ export async function openConsole(browser: Browser, baseUrl: string, key: string
   page.setDefaultTimeout(UI_TIMEOUT_MS);
   await page.setViewport({ width: 1440, height: 900 });
   page.on('request', (r) => page.requested.push(r.url()));
-  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${(e as Error).message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') page.problems.push(`console: ${m.text()}`);
   });
@@ -61,8 +61,45 @@ export async function openConsole(browser: Browser, baseUrl: string, key: string
   await page.type('input[name=apiKey]', key);
   await page.click('button[type=submit]');
   await page.waitForSelector('header.top');
-  await page.evaluate((r) => (location.hash = r), route);
+  await go(page, route);
   return page;
+}
+
+// The callbacks below run in the page, where the DOM is; the test code is type-checked without it.
+type InPage = {
+  location: { hash: string };
+  document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>; activeElement: { getAttribute(n: string): string | null } | null };
+};
+
+/** Goes to a route of the console (`#/workflows/…`) as a click on a link would. */
+export async function go(page: Page, hash: string): Promise<void> {
+  await page.evaluate((h) => {
+    (globalThis as unknown as InPage).location.hash = h;
+  }, hash);
+}
+
+export function hashOf(page: Page): Promise<string> {
+  return page.evaluate(() => (globalThis as unknown as InPage).location.hash);
+}
+
+/** The value of an input, a select or a textarea. */
+export function valueOf(page: Page, selector: string): Promise<string> {
+  return page.$eval(selector, (e) => (e as unknown as { value: string }).value);
+}
+
+/** Waits until an element matching `selector` holds `text`; polled on a timer, since a tab in the background gets no animation frames. */
+export async function waitForText(page: Page, selector: string, text: string): Promise<void> {
+  await page.waitForFunction(
+    (s, t) => Array.from((globalThis as unknown as InPage).document.querySelectorAll(s)).some((e) => (e.textContent ?? '').includes(t)),
+    { polling: 100 },
+    selector,
+    text,
+  );
+}
+
+/** Waits until the focused element has this name. */
+export async function waitForFocus(page: Page, name: string): Promise<void> {
+  await page.waitForFunction((n) => (globalThis as unknown as InPage).document.activeElement?.getAttribute('name') === n, { polling: 50 }, name);
 }
 
 /** The text of every element matching `selector`. */
