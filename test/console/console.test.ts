@@ -403,6 +403,18 @@ describe('the console in Chromium', () => {
 
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.$$('img[src="x"], main script, main b')).toEqual([]);
+
+    // Deleted from the list, after saying yes to the question naming it.
+    await go(page, '#/workflows');
+    await page.waitForSelector(`tr[data-workflow-id="${workflowId}"] button.danger`);
+    await page.click(`tr[data-workflow-id="${workflowId}"] button.danger`);
+    await page.waitForSelector('dialog[open] strong.user-text');
+    expect(await texts(page, 'dialog[open] strong.user-text')).toEqual([hostile]);
+    await page.click('dialog[open] button.danger');
+    await page.waitForSelector(`tr[data-workflow-id="${workflowId}"]`, { hidden: true });
+    expect((await api.get(`/api/workflows/${workflowId}`)).status).toBe(404);
+
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(page.requested.filter((u) => !u.startsWith(`${app.baseUrl}/`) && !u.startsWith('data:'))).toEqual([]);
     expect(problemsOf(page)).toEqual([]);
     await page.close();
