@@ -140,6 +140,8 @@ export type DryRun = {
   steps: Step[];
   changes: Record<string, { from: unknown; to: unknown }>;
   outbound: Array<Record<string, unknown> & { nodeId: string; type: string }>;
+  /** What the simulation takes for granted where a real run would look again (newer servers). */
+  assumptions?: string[];
 };
 
 export type Backtest = {
@@ -147,6 +149,7 @@ export type Backtest = {
   matched: number;
   actionsWouldRun: Record<string, number>;
   sample: Array<{ eventId: string | null; ticketId: string | null; at: string; steps: Step[] }>;
+  assumptions?: string[];
 };
 
 export type DryRunInput = {

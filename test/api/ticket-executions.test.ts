@@ -20,7 +20,12 @@ beforeAll(async () => {
   const second = await createWorkflow(api, runnable('manual'));
   const elsewhere = (await createTicket(api)).id;
   await triggerWorkflow(api, first.id, { ticketId: elsewhere });
-  await triggerWorkflow(api, first.id, {});
+  // A run without a ticket (its action needs none) is on no ticket's list.
+  const ticketless = await createWorkflow(api, {
+    triggerType: 'manual',
+    workflowJson: { nodes: [{ id: 'start', type: 'trigger', data: { triggerType: 'manual' } }, { id: 'pause', type: 'action', data: { actionType: 'delay', seconds: 60 } }], edges: [{ source: 'start', target: 'pause' }] },
+  });
+  await triggerWorkflow(api, ticketless.id, {});
   // Five runs on the ticket, alternating between the two workflows: the newest last.
   for (let i = 0; i < 5; i++) runs.push(await triggerWorkflow(api, (i % 2 === 0 ? first : second).id, { ticketId }));
   runs = runs.reverse();

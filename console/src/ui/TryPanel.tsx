@@ -155,6 +155,21 @@ function StepList({ steps }: { steps: Step[] }) {
   );
 }
 
+/** What the simulation took for granted, in the server's words. */
+function Assumptions({ list }: { list: string[] | undefined }) {
+  if (!list || list.length === 0) return null;
+  return (
+    <>
+      <h4>Assumed</h4>
+      <ul className="muted small" data-testid="assumptions">
+        {list.map((a, i) => (
+          <li key={i}>{a}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function DryRunResult({ result }: { result: DryRun }) {
   return (
     <div className="result stack" data-testid="dry-run-result">
@@ -174,6 +189,7 @@ function DryRunResult({ result }: { result: DryRun }) {
       )}
       <h4>Would send</h4>
       {result.outbound.length === 0 ? <p className="muted">nothing</p> : result.outbound.map((o, i) => <Json key={i} value={o} />)}
+      <Assumptions list={result.assumptions} />
     </div>
   );
 }
@@ -255,6 +271,7 @@ function BacktestForm({ workflow, dirty, canvas, onOverlay }: Props) {
               {shown !== null && result.sample[shown] && <StepList steps={result.sample[shown].steps} />}
             </>
           )}
+          <Assumptions list={result.assumptions} />
         </div>
       )}
     </form>
