@@ -10,7 +10,8 @@ describe('contextPaths', () => {
       const paths = contextPaths(triggerType).map((p) => (p.endsWith('.') ? `${p}field` : p));
       expect(paths.length).toBeGreaterThan(5);
       const body = paths.map((p) => `{{${p}}}`).join(' ');
-      const trigger = triggerType === 'scheduled' ? { triggerType, cron: '@daily' } : { triggerType };
+      // A scheduled workflow that replies needs tickets to reply on: a ticket filter.
+      const trigger = triggerType === 'scheduled' ? { triggerType, cron: '@daily', ticketFilter: { status: ['open'] } } : { triggerType };
       const result = validateGraph(
         { nodes: [{ id: 't', type: 'trigger', data: trigger }, { id: 'r', type: 'action', data: { actionType: 'send_reply', body } }], edges: [{ source: 't', target: 'r' }] },
         triggerType,
