@@ -20,7 +20,7 @@ export const publicStep = z
   })
   .meta({ id: 'ExecutionStep' });
 
-/** docs/contract.md §4: { id, workflowId, workflowVersion, status, triggeredBy, ticketId, startedAt, completedAt, steps, error }. */
+/** docs/contract.md §4: { id, workflowId, workflowVersion, status, triggeredBy, ticketId, startedAt, completedAt, steps, error, runId }. */
 export const publicExecution = z
   .strictObject({
     id: uuid(),
@@ -33,6 +33,9 @@ export const publicExecution = z
     completedAt: timestamp().nullable(),
     steps: z.array(publicStep).meta({ description: 'The nodes run so far, in the order they started.' }),
     error: z.string().nullable(),
+    runId: z.string().nullable().meta({
+      description: 'The id of its run in Temporal (`workflow-<workflow id>/…`, the workflow id the Temporal Web UI shows); null while none was started, and for an execution that ended before any action, which needs no run.',
+    }),
   })
   .meta({ id: 'Execution' });
 export type PublicExecution = z.output<typeof publicExecution>;
@@ -64,5 +67,6 @@ export function presentExecution(e: Execution, steps: ExecutionStep[]): PublicEx
     completedAt: e.completedAt ? e.completedAt.toISOString() : null,
     steps: steps.map(presentStep),
     error: e.error ?? null,
+    runId: e.dispatchedAt ? e.temporalWorkflowId : null,
   };
 }

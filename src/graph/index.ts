@@ -71,7 +71,8 @@ export { walk } from './walk.ts';
 export { needsTicketSentence, ticketActionsReached, TICKETLESS_ACTIONS, type TicketAction } from './needs-ticket.ts';
 export { cronProblem } from './cron.ts';
 export { MAX_PROGRAM_SIZE, patternProblem } from './regex.ts';
-export { isValidTimeZone } from './validate-trigger.ts';
+export { isValidTimeZone, SCHEDULE_PARAMETERS } from './validate-trigger.ts';
+export { ACTION_PARAMETERS } from './validate-actions.ts';
 export { parseIsoInstant } from './dates.ts';
 export { codePointLength } from './text.ts';
 export {

@@ -22,7 +22,8 @@ import {
   requiredPath,
 } from './validate-fields.ts';
 
-const PARAMS: Record<ActionType, readonly string[]> = {
+/** The parameters each action takes (besides actionType and label); editors build their forms from this list. */
+export const ACTION_PARAMETERS: Record<ActionType, readonly string[]> = {
   assign_ticket: ['assignTo'],
   set_status: ['status'],
   set_priority: ['priority'],
@@ -50,7 +51,7 @@ export function checkActionData(scope: Scope, data: Record<string, unknown>): vo
   if (typePath === undefined) return;
   const actionType = checkNodeType(scope, typePath, data.actionType, ACTION_TYPES, 'action type');
   if (actionType === undefined) return;
-  checkKeys(scope, data, ['actionType', 'label', ...PARAMS[actionType]]);
+  checkKeys(scope, data, ['actionType', 'label', ...ACTION_PARAMETERS[actionType]]);
   switch (actionType) {
     case 'assign_ticket':
       checkString(scope, data, 'assignTo', { min: 1, max: 200, notBlank: true, template: true });

@@ -11,7 +11,8 @@ import { TICKET_PRIORITIES, TICKET_STATUSES, TRIGGER_TYPES } from './types.ts';
 import type { TriggerType } from './types.ts';
 import { checkKeys, checkLabel, checkNodeType, checkNumber, checkStringValue, requiredPath } from './validate-fields.ts';
 
-const SCHEDULE_KEYS = ['cron', 'intervalSeconds', 'timezone', 'ticketFilter'];
+/** What a scheduled trigger node takes besides triggerType and label. */
+export const SCHEDULE_PARAMETERS: readonly string[] = ['cron', 'intervalSeconds', 'timezone', 'ticketFilter'];
 const FILTER_KEYS = ['status', 'priority', 'tagsAny', 'idleForSeconds', 'calendarId'];
 const MAX_FILTER_TAGS = 100;
 /** Longest interval or idle time: one year, like delays. */
@@ -50,7 +51,7 @@ export function checkTriggerData(scope: Scope, data: Record<string, unknown>, wo
     checkKeys(scope, data, ['triggerType', 'label']);
     return;
   }
-  checkKeys(scope, data, ['triggerType', 'label', ...SCHEDULE_KEYS]);
+  checkKeys(scope, data, ['triggerType', 'label', ...SCHEDULE_PARAMETERS]);
   checkSchedule(scope, data);
 }
 

@@ -143,6 +143,7 @@ function operationObject(route: MountedRoute): ZodOpenApiOperationObject {
       headers: requestIdHeader.extend({
         ...(status === '401' ? { 'WWW-Authenticate': z.literal('Bearer').optional() } : {}),
         ...(status === '429' ? { 'Retry-After': z.string().meta({ description: 'Whole seconds to wait, at least 1.' }) } : {}),
+        ...(status === '412' ? { ETag: z.string().meta({ description: 'The current entity tag of the resource.' }) } : {}),
       }),
     };
   }

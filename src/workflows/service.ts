@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOr404 } from '../common/find-or-404.ts';
-import { validationFailed } from '../errors.ts';
+import { preconditionFailed, validationFailed } from '../errors.ts';
 import { defaultGraph, validateGraph, type TriggerType, type WorkflowGraph } from '../graph/index.ts';
 import type { Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from './entity.ts';
+import { canonicalJson, ifMatchHolds, workflowEtag, type IfMatch } from './etag.ts';
+import { presentWorkflow } from './presenter.ts';
 import type { CreateWorkflowInput, UpdateWorkflowInput } from './schema.ts';
 import { scheduleSpecOf, type ScheduleSync } from './schedule-spec.ts';
 
@@ -71,9 +73,11 @@ export class WorkflowService {
   /**
    * Applies a change. The version goes up by one when the graph or the trigger type really
    * changes; name, description and isActive leave it. Changing only the trigger type retypes
-   * the trigger node of the current graph.
+   * the trigger node of the current graph. With `ifMatch`, the change applies only to the
+   * workflow in the state that ETag names (checked under the row lock, after the request's own
+   * validation): otherwise a 412 and nothing changes.
    */
-  async update(workspaceId: string, workflowId: string, input: UpdateWorkflowInput): Promise<Workflow> {
+  async update(workspaceId: string, workflowId: string, input: UpdateWorkflowInput, opts: { ifMatch?: IfMatch } = {}): Promise<Workflow> {
     let wasScheduled = false;
     const workflow = await this.em.transactional(async (em) => {
       const workflow = await findOr404(em, Workflow, workflowId, { workspace: workspaceId, deletedAt: null }, 'Workflow', { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -82,6 +86,7 @@ export class WorkflowService {
       let graph: WorkflowGraph = workflow.graph;
       if (input.workflowJson !== undefined) graph = checkedGraph(input.workflowJson, triggerType);
       else if (triggerType !== workflow.triggerType) graph = checkedGraph(retypeTrigger(workflow.graph, triggerType), triggerType);
+      if (opts.ifMatch) checkPrecondition(workflow, opts.ifMatch);
 
       const now = new Date();
       const graphChanged = triggerType !== workflow.triggerType || canonicalJson(graph) !== canonicalJson(workflow.graph);
@@ -157,10 +162,14 @@ function retypeTrigger(graph: WorkflowGraph, triggerType: TriggerType): unknown 
   };
 }
 
-/** JSON with object keys sorted: PostgreSQL jsonb does not keep key order, so compare graphs this way. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+/** A 412 naming the current version and carrying the current ETag, unless `ifMatch` names the workflow as it is. */
+function checkPrecondition(workflow: Workflow, ifMatch: IfMatch): void {
+  const current = workflowEtag(presentWorkflow(workflow));
+  if (ifMatchHolds(ifMatch, current)) return;
+  throw preconditionFailed(
+    `The workflow was changed since you read it: it is now at version ${workflow.version}. Read it again (GET) and reapply your change, or send If-Match with its current ETag to overwrite it.`,
+    [{ path: 'If-Match', message: `does not name the current state of the workflow (version ${workflow.version}, ETag ${current})` }],
+    { ETag: current },
   );
 }
 
