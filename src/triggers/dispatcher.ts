@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import { Execution, ExecutionStep } from '../executions/entity.ts';
 import type { RunGraphInput } from '../executions/run-input.ts';
-import { walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
+import { byId, readCalendars } from '../calendars/store.ts';
+import { calendarReferences, walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
 import { executionIdFor, runIdFor } from '../executions/run-ids.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
@@ -51,10 +52,15 @@ export class ExecutionDispatcher {
    * workflows (executionCount, lastTriggeredAt) in the same transaction.
    */
   async create(em: EntityManager, inputs: NewExecution[], now = new Date()): Promise<Execution[]> {
+    // The calendars the graphs name, read once for the batch (deleted ones included: a run keeps them).
+    const calendars = await readCalendars(em, inputs.flatMap((i) => calendarReferences(i.workflow.graph).map((r) => r.calendarId)));
     const created = inputs.map((input) => {
       // Derived from (workflow, event) where there is an event: see src/executions/run-ids.ts.
       const id = executionIdFor(input.workflow.id, input.eventId);
-      const prefix = walkToFirstAction(input.workflow.graph, input.context);
+      const prefix = walkToFirstAction(input.workflow.graph, input.context, {
+        now: now.getTime(),
+        calendars: byId(calendars.filter((c) => c.workspace === input.workflow.workspace)),
+      });
       if (!prefix.reachesAction) {
         prefix.steps.forEach((step, i) => em.create(ExecutionStep, { execution: id, ...step, seq: i + 1, result: step.result ?? null, startedAt: now, completedAt: now }));
       }
@@ -166,6 +172,7 @@ export class ExecutionDispatcher {
         graph,
         context: e.context as RunContext,
         chain: e.chain,
+        createdAt: e.startedAt.toISOString(),
       });
     }
     return inputs;

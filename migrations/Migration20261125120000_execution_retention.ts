@@ -5,9 +5,9 @@ import { Migration } from '@mikro-orm/migrations';
  * is one range read of this index, however large the table. GET /metrics reports the age of the
  * oldest pending execution from the second, which holds only pending rows.
  */
-export class Migration20261125090000_execution_retention extends Migration {
+export class Migration20261125120000_execution_retention extends Migration {
 
-  override name = 'Migration20261125090000_execution_retention';
+  override name = 'Migration20261125120000_execution_retention';
 
   override up(): void | Promise<void> {
     this.addSql(`create index "executions_finished_idx" on "executions" ("completed_at") where "status" in ('completed', 'failed', 'cancelled');`);
