@@ -21,7 +21,7 @@ import { repoRoot } from '../cli/run-cli.ts';
  * PREVIOUS_RELEASE is the commit of the release before this one's migrations: move it forward
  * when a release ships.
  */
-const PREVIOUS_RELEASE = '48c969de825c06caf159e43f1ab21757f71a3008';
+const PREVIOUS_RELEASE = 'e8f6f47814fa67cbb79af939f8234d2cfbeb75a1';
 
 let database: { url: string; drop: () => Promise<void> };
 let previous: string;
