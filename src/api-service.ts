@@ -9,6 +9,7 @@ import { Workspace } from './workspaces/entity.ts';
 import { CachedKeys } from './workspaces/key-cache.ts';
 import { WorkspaceService } from './workspaces/service.ts';
 import type { TemporalEngine } from '../temporal/client.ts';
+import type { NamespaceReadiness } from '../temporal/namespace-readiness.ts';
 
 /**
  * The API side of a process (`npm start`, `start:api`): the HTTP server with its key cache.
@@ -21,6 +22,8 @@ export async function startApiSide(deps: {
   logger: Logger;
   engine: TemporalEngine;
   schedules: ScheduleSync;
+  /** Whether the namespace has what runs need: /readyz names what it lacks. */
+  namespace: NamespaceReadiness;
   databaseUrl: string;
   shutdown: Shutdown;
   /** On the embedded PostgreSQL a first start creates a workspace and prints its key. */
@@ -40,7 +43,15 @@ export async function startApiSide(deps: {
     engine,
     schedules: deps.schedules,
     keys,
-    readiness: [{ name: 'temporal', check: () => engine.ping() }],
+    readiness: [
+      {
+        name: 'temporal',
+        check: async () => {
+          await engine.ping();
+          await deps.namespace.check();
+        },
+      },
+    ],
     stopping: () => shutdown.stopping,
     console: { temporalUiUrl: deps.temporalUiUrl, temporalNamespace: config.temporal.namespace },
     temporalMetricsUrl: deps.temporalMetricsAddress && `http://${deps.temporalMetricsAddress.replace(/^0\.0\.0\.0:/, '127.0.0.1:').replace(/^\[::\]:/, '[::1]:')}/metrics`,
@@ -55,13 +66,14 @@ async function createDefaultWorkspace(orm: MikroORM, config: Config): Promise<vo
   if ((await em.count(Workspace, {})) > 0) return;
   const workspaces = new WorkspaceService(em);
   const workspace = await workspaces.createWorkspace('default');
-  const { key } = await workspaces.createKey(workspace.id, 'default');
+  const { id, key } = await workspaces.createKey(workspace.id, 'default');
   console.log(
     [
       '',
       `Created workspace "default" (${workspace.id}).`,
       'Its API key (shown once, store it now):',
-      `  ${key}`,
+      `  ${key}  (key id ${id})`,
+      `To revoke it: npm run admin -- key revoke ${id}`,
       `Try: curl -H "Authorization: Bearer ${key}" http://localhost:${config.port}/api/v1/tickets`,
       '',
     ].join('\n'),

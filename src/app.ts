@@ -8,6 +8,7 @@ import { errorHandler } from './http/errors.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import type { AppState } from './http/state.ts';
 import { lookupKeys, type KeyAuthenticator } from './workspaces/key-cache.ts';
+import { KeyUsage, type KeyUsageRecorder } from './workspaces/key-usage.ts';
 import { databaseCheck, healthRoutes, passes, type ReadinessCheck } from './http/health.ts';
 import { metricsRoutes, processMetrics } from './observability/metrics.ts';
 import { requestLog } from './observability/request-log.ts';
@@ -36,6 +37,8 @@ export type AppDeps = {
   schedules?: ScheduleSync;
   /** How API keys are resolved (default: a query per request). */
   keys?: KeyAuthenticator;
+  /** Where each key's last use is noted (default: the api_key_usage table, at most once a minute per key). */
+  keyUsage?: KeyUsageRecorder;
   /** Extra readiness checks beyond the database (the workflow engine). */
   readiness?: ReadinessCheck[];
   /** True once the process shuts down: /readyz answers 503 from then on. */
@@ -55,6 +58,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const database = databaseCheck(deps.orm);
   app.use(requestLog(deps.logger, processMetrics()));
   app.use(errorHandler(deps.logger, { databaseAnswers: () => passes(database, 2_000) }));
+  if (deps.stopping) {
+    const stopping = deps.stopping;
+    // While the process drains, clients on a kept-alive connection are told to open the next one elsewhere.
+    app.use(async (ctx, next) => {
+      if (stopping()) ctx.set('Connection', 'close');
+      await next();
+    });
+  }
   app.use(async (ctx, next) => {
     ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger });
     await next();
@@ -75,7 +86,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Signed instead of keyed: mounted before the keyed workflows routes.
   app.use(webhookRoutes().routes());
 
-  const requireKey = authenticate(deps.keys ?? lookupKeys, limiter);
+  const requireKey = authenticate(deps.keys ?? lookupKeys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
   const tickets = new Router<AppState>({ prefix: '/api/v1/tickets' });
   tickets.use(requireKey);
   tickets.use(ticketRoutes().routes());

@@ -41,6 +41,9 @@ const envSchema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().min(0).default(2000),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
+  EXECUTION_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(3_600).default(5),
+  TEMPORAL_SETUP_ON_START: z.enum(['true', 'false', '']).optional(),
   DESKFLOW_HTTP_ALLOW: z.string().default(''),
   METRICS_TOKEN: optionalString,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -68,11 +71,17 @@ export type Config = {
     uiUrl: string | undefined;
     /** `host:port` of the Temporal SDK's Prometheus exporter (worker metrics); unset, it is off. */
     metricsAddress: string | undefined;
+    /** Deskflow may add the search attributes its runs need to the namespace at start (operator rights on the cluster). */
+    setupOnStart: boolean;
   };
   rateLimit: { perSecond: number; burst: number };
   dbPoolMax: number;
   /** Days a delivered event is kept (backtests replay them) before the relay purges it. */
   outboxRetentionDays: number;
+  /** Days a finished execution (with its steps) is kept before the relay purges it. */
+  executionRetentionDays: number;
+  /** Seconds a stopping API process keeps serving while /readyz already answers 503. */
+  shutdownDrainSeconds: number;
   httpAllow: string[];
   /** Bearer token that GET /metrics requires; unset, /metrics is not served. */
   metricsToken: string | undefined;
@@ -106,10 +115,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiPort: e.TEMPORAL_UI_PORT,
       uiUrl: e.TEMPORAL_UI_URL,
       metricsAddress: e.TEMPORAL_METRICS_PORT === undefined ? undefined : `${hostPart(e.TEMPORAL_METRICS_HOST)}:${e.TEMPORAL_METRICS_PORT}`,
+      setupOnStart: e.TEMPORAL_SETUP_ON_START === 'true',
     },
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
     dbPoolMax: e.DB_POOL_MAX,
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
+    executionRetentionDays: e.EXECUTION_RETENTION_DAYS,
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     httpAllow: e.DESKFLOW_HTTP_ALLOW.split(',').map((s) => s.trim()).filter(Boolean),
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,

@@ -55,3 +55,41 @@ export function createLogger(level: LogLevel, write?: (line: string) => void): L
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
+
+/** gRPC status names by code (Temporal answers in gRPC). */
+const GRPC_STATUSES = [
+  'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED',
+] as const;
+
+export type ErrorFields = { error: string; grpcCode?: number; grpcStatus?: string; grpcDetails?: string };
+
+/**
+ * The fields that describe an error in a log line: `error`, its message and every cause's
+ * (`ServiceError: Failed to start Workflow; cause: 3 INVALID_ARGUMENT: …`), and where a gRPC
+ * call failed (a Temporal client's ServiceError wraps one) its status as `grpcCode`,
+ * `grpcStatus` and `grpcDetails`, the server's own words. `String(err)` keeps only the outermost
+ * message, which for Temporal's errors rarely says what went wrong.
+ */
+export function errorFields(err: unknown): ErrorFields {
+  const parts: string[] = [];
+  const fields: Omit<ErrorFields, 'error'> = {};
+  const seen = new Set<unknown>();
+  for (let current: unknown = err; current !== undefined && current !== null && !seen.has(current) && parts.length < 5; ) {
+    seen.add(current);
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    const named = current.name && current.name !== 'Error' && !current.message.startsWith(current.name) ? `${current.name}: ${current.message}` : current.message;
+    parts.push(named || current.name);
+    const grpc = current as { code?: unknown; details?: unknown };
+    if (fields.grpcCode === undefined && typeof grpc.code === 'number' && typeof grpc.details === 'string') {
+      fields.grpcCode = grpc.code;
+      fields.grpcStatus = GRPC_STATUSES[grpc.code] ?? String(grpc.code);
+      fields.grpcDetails = grpc.details;
+    }
+    current = current.cause;
+  }
+  return { error: parts.join('; cause: '), ...fields };
+}

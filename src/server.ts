@@ -1,10 +1,12 @@
 import { loadConfig, type Config } from './config.ts';
 import { resolveDatabase } from './db/database.ts';
 import { migrate, openOrm } from './db/orm.ts';
+import { claimDataDir } from './lifecycle/data-dir-lock.ts';
 import { Shutdown, ShuttingDown } from './lifecycle/shutdown.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { connectTemporal, TemporalEngine, type TemporalSettings } from '../temporal/client.ts';
 import { startDevServer } from '../temporal/dev-server.ts';
+import { NamespaceReadiness } from '../temporal/namespace-readiness.ts';
 import { TemporalSchedules } from '../temporal/schedules.ts';
 
 /**
@@ -15,7 +17,9 @@ import { TemporalSchedules } from '../temporal/schedules.ts';
  *   worker (npm run start:worker): the Temporal worker and the outbox relay.
  * Migrations apply at start. A worker that cannot reach Temporal keeps trying in the background
  * (in every mode) instead of giving up. SIGINT, SIGTERM and SIGHUP shut down in reverse order
- * of start (see Shutdown); /readyz answers 503 from the first moment of it.
+ * of start (see Shutdown); /readyz answers 503 from the first moment of it, and the API keeps
+ * serving for SHUTDOWN_DRAIN_SECONDS before it stops. A second `npm start` on the same data
+ * directory is refused before it touches anything.
  */
 type Mode = 'all' | 'api' | 'worker';
 
@@ -23,6 +27,16 @@ async function main(): Promise<void> {
   const mode = parseMode(process.argv[2]);
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // npm start runs the embedded PostgreSQL and the dev server of its data directory: one per
+  // directory, refused before anything is touched. (start:api and start:worker share one.)
+  if (mode === 'all' && (!config.databaseUrl || !config.temporal.address)) {
+    try {
+      claimDataDir(config.dataDir);
+    } catch (err) {
+      console.error(`Deskflow could not start: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    }
+  }
   // Before anything touches the Temporal SDK (the dev server, the worker): its runtime is set once per process.
   if (mode !== 'api') {
     const { installTemporalRuntime } = await import('../temporal/runtime.ts');
@@ -35,7 +49,8 @@ async function main(): Promise<void> {
     }
     if (config.temporal.metricsAddress) logger.info('temporal worker metrics served', { address: `http://${config.temporal.metricsAddress}/metrics` });
   }
-  const shutdown = new Shutdown(logger);
+  // An API process drains before it stops: /readyz answers 503 while requests are still served.
+  const shutdown = new Shutdown(logger, { drainMs: config.shutdownDrainSeconds * 1000 });
   shutdown.listen();
   // Never leave the embedded database or dev server behind on a crash.
   for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
@@ -52,9 +67,23 @@ async function main(): Promise<void> {
     if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
 
     const temporal = await shutdown.start('temporal dev server', () => resolveTemporal(config, mode, logger), (t) => t.stop());
-    const connection = await shutdown.start('temporal client', () => connectTemporal(temporal.settings), (c) => c.close());
+    let namespace: NamespaceReadiness | undefined;
+    const connection = await shutdown.start('temporal client', () => connectTemporal(temporal.settings), async (c) => {
+      namespace?.stop();
+      await c.close();
+    });
     const engine = new TemporalEngine(connection, { namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
     const schedules = new TemporalSchedules(engine.client, config.temporal.taskQueue);
+    // Every run needs Deskflow's search attributes on the namespace: looked at now, added where
+    // Deskflow may (the dev server it runs, TEMPORAL_SETUP_ON_START), else reported by the log and /readyz.
+    namespace = new NamespaceReadiness({
+      connection,
+      namespace: config.temporal.namespace,
+      address: temporal.settings.address,
+      mayRegister: temporal.ownDevServer || config.temporal.setupOnStart,
+      logger,
+    });
+    const namespaceLooked = namespace.start();
 
     if (mode !== 'api') {
       const { startWorkerSide } = await import('../temporal/worker-service.ts');
@@ -63,11 +92,14 @@ async function main(): Promise<void> {
         logger,
         engine,
         schedules,
+        namespace,
+        namespaceLooked,
         temporal: temporal.settings,
         taskQueue: config.temporal.taskQueue,
         httpAllow: config.httpAllow,
         dbPoolMax: config.dbPoolMax,
         outboxRetentionDays: config.outboxRetentionDays,
+        executionRetentionDays: config.executionRetentionDays,
         databaseUrl: database.url,
         shutdown,
         servesApi: mode === 'all',
@@ -81,6 +113,7 @@ async function main(): Promise<void> {
         logger,
         engine,
         schedules,
+        namespace,
         databaseUrl: database.url,
         shutdown,
         embedded: database.embedded,
@@ -111,8 +144,8 @@ function parseMode(arg: string | undefined): Mode {
 async function resolveTemporal(config: Config, mode: Mode, logger: Logger) {
   const t = config.temporal;
   const settings = (address: string): TemporalSettings => ({ ...t, address });
-  if (t.address) return { settings: settings(t.address), uiUrl: null, stop: async () => {} };
-  if (mode !== 'all') return { settings: settings('127.0.0.1:7233'), uiUrl: null, stop: async () => {} };
+  if (t.address) return { settings: settings(t.address), uiUrl: null, ownDevServer: false, stop: async () => {} };
+  if (mode !== 'all') return { settings: settings('127.0.0.1:7233'), uiUrl: null, ownDevServer: false, stop: async () => {} };
   const dev = await startDevServer({
     port: t.devPort,
     uiPort: t.uiPort,
@@ -127,8 +160,8 @@ async function resolveTemporal(config: Config, mode: Mode, logger: Logger) {
     console.error('Install the Temporal CLI (see README) or set TEMPORAL_ADDRESS; tickets are served meanwhile.');
     return null;
   });
-  if (!dev) return { settings: settings(`127.0.0.1:${t.devPort}`), uiUrl: null, stop: async () => {} };
-  return { settings: settings(dev.address), uiUrl: dev.uiUrl, stop: dev.stop };
+  if (!dev) return { settings: settings(`127.0.0.1:${t.devPort}`), uiUrl: null, ownDevServer: false, stop: async () => {} };
+  return { settings: settings(dev.address), uiUrl: dev.uiUrl, ownDevServer: true, stop: dev.stop };
 }
 
 await main();

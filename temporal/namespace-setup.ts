@@ -39,21 +39,52 @@ export async function setUpNamespace(connection: Connection, opts: { namespace: 
   const { customAttributes } = await retryUntil(deadline, `namespace ${namespace} to be known`, () =>
     connection.operatorService.listSearchAttributes({ namespace }),
   );
-  const missing: Record<string, number> = {};
-  for (const key of SEARCH_ATTRIBUTES) {
-    const type = encodeSearchAttributeIndexedValueType(key.type)!;
-    const existing = customAttributes?.[key.name];
-    if (existing === undefined || existing === null) missing[key.name] = type;
-    else if (existing !== type) throw new Error(`search attribute ${key.name} exists on namespace ${namespace} with another type than ${key.type}`);
+  const { missing, mistyped } = compareSearchAttributes(customAttributes ?? {});
+  if (mistyped.length > 0) throw new Error(mistyped.map((m) => `search attribute ${m.name} exists on namespace ${namespace} with another type than ${m.expected}`).join('; '));
+  const added = missing.map((key) => key.name);
+  if (added.length > 0) {
+    const searchAttributes = Object.fromEntries(missing.map((key) => [key.name, encodeSearchAttributeIndexedValueType(key.type)!]));
+    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
   }
-  const added = Object.keys(missing);
-  if (added.length > 0) await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: missing });
 
   const query = SEARCH_ATTRIBUTES.map((key) => `${key.name} = ''`).join(' AND ');
   await retryUntil(Math.max(deadline, Date.now() + 30_000), 'the search attributes to become usable', () =>
     connection.workflowService.listWorkflowExecutions({ namespace, query, pageSize: 1 }),
   );
   return { namespaceCreated, added };
+}
+
+type SearchAttributeKey = (typeof SEARCH_ATTRIBUTES)[number];
+
+/** Which of Deskflow's search attributes a namespace lacks, and which it has with another type. */
+export function compareSearchAttributes(customAttributes: Record<string, unknown>): {
+  missing: SearchAttributeKey[];
+  mistyped: Array<{ name: string; expected: string }>;
+} {
+  const missing: SearchAttributeKey[] = [];
+  const mistyped: Array<{ name: string; expected: string }> = [];
+  for (const key of SEARCH_ATTRIBUTES) {
+    const existing = customAttributes[key.name];
+    if (existing === undefined || existing === null) missing.push(key);
+    else if (existing !== encodeSearchAttributeIndexedValueType(key.type)) mistyped.push({ name: key.name, expected: key.type });
+  }
+  return { missing, mistyped };
+}
+
+/** What Deskflow needs of a namespace that it lacks, as a Temporal operator would find it. */
+export type NamespaceLack = { namespaceMissing: true } | { namespaceMissing: false; missing: string[]; mistyped: Array<{ name: string; expected: string }> };
+
+/** Whether the namespace exists and has Deskflow's search attributes, with their types; null when it has all it needs. */
+export async function inspectNamespace(connection: Connection, namespace: string): Promise<NamespaceLack | null> {
+  try {
+    await connection.workflowService.describeNamespace({ namespace });
+  } catch (err) {
+    if (isGrpcServiceError(err) && err.code === NOT_FOUND) return { namespaceMissing: true };
+    throw err;
+  }
+  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+  const { missing, mistyped } = compareSearchAttributes(customAttributes ?? {});
+  return missing.length === 0 && mistyped.length === 0 ? null : { namespaceMissing: false, missing: missing.map((key) => key.name), mistyped };
 }
 
 /** Calls `call` every half second until it succeeds; past `deadline`, its last error is thrown. */

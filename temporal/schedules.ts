@@ -1,6 +1,7 @@
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptions, type ScheduleSpec } from '@temporalio/client';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../src/logger.ts';
+import { tickIdFor } from '../src/executions/run-ids.ts';
+import { errorFields, type Logger } from '../src/logger.ts';
 import { Workflow } from '../src/workflows/entity.ts';
 import { scheduleSpecOf, type ScheduleSync } from '../src/workflows/schedule-spec.ts';
 import { WORKFLOW_ID, WORKFLOW_NAME, WORKSPACE_ID } from './search-attributes.ts';
@@ -56,7 +57,7 @@ export class TemporalSchedules implements ScheduleSync {
       action: {
         type: 'startWorkflow',
         workflowType: 'scheduledTick',
-        workflowId: `workflow-${workflow.id}/tick`,
+        workflowId: tickIdFor(workflow),
         taskQueue: this.taskQueue,
         args: [{ workflowId: workflow.id }],
         typedSearchAttributes: [
@@ -82,7 +83,7 @@ export class TemporalSchedules implements ScheduleSync {
 export async function reconcileSchedules(orm: MikroORM, schedules: ScheduleSync, logger: Logger, workspaceIds?: string[]): Promise<void> {
   const workflows = await orm.em.fork().find(Workflow, { triggerType: 'scheduled', ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) });
   for (const workflow of workflows) {
-    await schedules.sync(workflow).catch((err) => logger.warn('schedule reconcile failed', { workflowId: workflow.id, error: String(err) }));
+    await schedules.sync(workflow).catch((err) => logger.warn('schedule reconcile failed', { workflowId: workflow.id, ...errorFields(err) }));
   }
 }
 

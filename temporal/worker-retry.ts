@@ -1,4 +1,4 @@
-import type { Logger } from '../src/logger.ts';
+import { errorFields, type Logger } from '../src/logger.ts';
 import type { RunningWorker } from './worker.ts';
 
 export type WorkerRetryOptions = {
@@ -61,7 +61,7 @@ export class WorkerRetry {
     this.worker = worker;
     if (!this.stopped) {
       // The worker runs either way; what follows its start must not end the retry loop unseen.
-      await this.options.onStarted(worker).catch((err) => this.options.logger.error('after the worker started', { error: String(err) }));
+      await this.options.onStarted(worker).catch((err) => this.options.logger.error('after the worker started', errorFields(err)));
     }
     return null;
   }
@@ -85,7 +85,9 @@ export class WorkerRetry {
       logger.warn('workflow worker not started; retrying', {
         attempt,
         retryInSeconds: Math.min(delay * 2, maxDelayMs) / 1000,
-        error: error.message.split('\n')[0],
+        // One short line per attempt: the first line of the message, and the gRPC status where there is one.
+        ...errorFields(error),
+        error: errorFields(error).error.split('\n')[0],
       });
     }
   }

@@ -5,6 +5,7 @@ import { createOutboxRelay } from '../src/triggers/relay.ts';
 import type { ScheduleSync } from '../src/workflows/schedule-spec.ts';
 import { prebuiltBundle } from './bundle.ts';
 import type { TemporalEngine, TemporalSettings } from './client.ts';
+import type { NamespaceReadiness } from './namespace-readiness.ts';
 import { reconcileSchedules } from './schedules.ts';
 import { startWorker } from './worker.ts';
 import { WorkerRetry } from './worker-retry.ts';
@@ -19,11 +20,15 @@ export async function startWorkerSide(deps: {
   logger: Logger;
   engine: TemporalEngine;
   schedules: ScheduleSync;
+  /** Whether runs can start on the namespace (its search attributes), and the first look at it. */
+  namespace: NamespaceReadiness;
+  namespaceLooked: Promise<void>;
   temporal: TemporalSettings;
   taskQueue: string;
   httpAllow: string[];
   dbPoolMax: number;
   outboxRetentionDays: number;
+  executionRetentionDays: number;
   databaseUrl: string;
   shutdown: Shutdown;
   /** Say that tickets are served meanwhile (the API runs in this process too). */
@@ -56,6 +61,16 @@ export async function startWorkerSide(deps: {
         (deps.servesApi ? ' Tickets are served meanwhile; automations run once it starts.' : ''),
     );
   }
-  const relay = createOutboxRelay({ orm, engine: deps.engine, logger, databaseUrl: deps.databaseUrl, outboxRetentionDays: deps.outboxRetentionDays });
+  // Runs left pending by an earlier start are tried once the namespace has been looked at (and set up where allowed).
+  await deps.namespaceLooked;
+  const relay = createOutboxRelay({
+    orm,
+    engine: deps.engine,
+    logger,
+    databaseUrl: deps.databaseUrl,
+    outboxRetentionDays: deps.outboxRetentionDays,
+    executionRetentionDays: deps.executionRetentionDays,
+    startsBlocked: () => deps.namespace.blockedBecause,
+  });
   await shutdown.start('relay', async () => relay.start(), () => relay.stop());
 }

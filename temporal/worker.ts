@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worker';
-import type { Logger } from '../src/logger.ts';
+import { errorFields, type Logger } from '../src/logger.ts';
 import type { WorkflowEngine } from '../src/executions/engine.ts';
 import { createActivities } from './activities/index.ts';
 import { prebuiltBundle } from './bundle.ts';
@@ -51,7 +51,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     throw err;
   });
   const running = worker.run().catch((err) => {
-    deps.logger.error('worker stopped with an error', { error: String(err) });
+    deps.logger.error('worker stopped with an error', errorFields(err));
   });
   return {
     worker,

@@ -29,7 +29,7 @@ type Invocation =
   | { kind: 'run'; run: ReturnType<Command['prepare']>; json: boolean };
 
 function commandLine(group: CommandGroup, action: string, command: Command): string {
-  return `${group.name} ${action} ${command.usage} [--json]`;
+  return [group.name, action, command.usage, '[--json]'].filter(Boolean).join(' ');
 }
 
 function usage(groups: CommandGroup[] = GROUPS): string {

@@ -68,9 +68,15 @@ export function checkRole(value: string | undefined): MemberRole {
   throw new CommandError(`--role must be one of: ${MEMBER_ROLES.join(', ')} (got "${value}").`);
 }
 
-/** Ids are UUIDs; a value that is not one names no workspace, so it is reported as not found. */
-export async function requireWorkspace(workspaces: WorkspaceService, id: string): Promise<string> {
-  const workspace = await workspaces.findWorkspace(id);
-  if (!workspace) throw new CommandError(`workspace not found: ${id}`);
-  return workspace.id;
+/**
+ * The workspace a `--workspace` names: its id, or its name where no other workspace has it.
+ * A name several workspaces share is refused with their ids, so that the operator picks one.
+ */
+export async function requireWorkspace(workspaces: WorkspaceService, idOrName: string): Promise<string> {
+  const lookup = await workspaces.lookUpWorkspace(idOrName);
+  if (lookup.found) return lookup.found.id;
+  if (lookup.sameName.length > 1) {
+    throw new CommandError(`${lookup.sameName.length} workspaces are named "${idOrName}" (${lookup.sameName.map((w) => w.id).join(', ')}); give the id of one`);
+  }
+  throw new CommandError(`workspace not found: ${idOrName}`);
 }

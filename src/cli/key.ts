@@ -1,11 +1,12 @@
 import { checkName, optionalOption, requiredOption, requireWorkspace, type CommandGroup } from './command.ts';
 import { CommandError } from './errors.ts';
+import { keyList } from './key-list.ts';
 
 export const keyCommands: CommandGroup = {
   name: 'key',
   commands: {
     create: {
-      usage: '--workspace ID [--name N]',
+      usage: '--workspace ID|NAME [--name N]',
       summary: 'Issue an API key for a workspace. The key is shown once; only its hash is stored.',
       options: { workspace: { type: 'string' }, name: { type: 'string' } },
       prepare(args) {
@@ -25,17 +26,20 @@ export const keyCommands: CommandGroup = {
         };
       },
     },
+    list: keyList,
     revoke: {
-      usage: 'KEY_ID',
-      summary: 'Revoke an API key by its id; requests with it are refused from then on.',
+      usage: 'KEY_ID|dfk_PUBLIC',
+      summary: 'Revoke an API key by its id or its public part (dfk_<16 hex>, as key list shows it); requests with it are refused from then on.',
       options: {},
-      positionals: ['KEY_ID'],
+      positionals: ['KEY_ID|dfk_PUBLIC'],
       prepare(args) {
-        const keyId = args.positionals[0];
+        const reference = args.positionals[0];
         return async ({ workspaces }) => {
-          if (!(await workspaces.revokeKey(keyId))) throw new CommandError(`API key not found: ${keyId}`);
-          const id = keyId.toLowerCase(); // a UUID, as stored
-          return { json: { id, revoked: true }, text: `Revoked API key ${id}.` };
+          const revoked = await workspaces.revokeKeyByReference(reference);
+          // A whole key given by mistake is never echoed back: its public part names it.
+          const named = reference.startsWith('dfk_') ? reference.slice(0, 20) : reference;
+          if (!revoked) throw new CommandError(`API key not found: ${named}`);
+          return { json: { id: revoked.id, revoked: true }, text: `Revoked API key ${revoked.id} (${revoked.prefix}_…).` };
         };
       },
     },

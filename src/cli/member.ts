@@ -5,7 +5,7 @@ export const memberCommands: CommandGroup = {
   name: 'member',
   commands: {
     add: {
-      usage: '--workspace ID --user USER_ID [--role member|admin]',
+      usage: '--workspace ID|NAME --user USER_ID [--role member|admin]',
       summary: 'Make a user a member (default) or admin of a workspace; an existing member gets the new role.',
       options: { workspace: { type: 'string' }, user: { type: 'string' }, role: { type: 'string' } },
       prepare(args) {
@@ -23,7 +23,7 @@ export const memberCommands: CommandGroup = {
       },
     },
     remove: {
-      usage: '--workspace ID --user USER_ID',
+      usage: '--workspace ID|NAME --user USER_ID',
       summary: 'Remove a user from a workspace; tickets can no longer be assigned to them.',
       options: { workspace: { type: 'string' }, user: { type: 'string' } },
       prepare(args) {

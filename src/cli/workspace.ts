@@ -1,4 +1,5 @@
 import { checkName, requiredOption, type CommandGroup } from './command.ts';
+import { workspaceList } from './workspace-list.ts';
 
 export const workspaceCommands: CommandGroup = {
   name: 'workspace',
@@ -18,5 +19,6 @@ export const workspaceCommands: CommandGroup = {
         };
       },
     },
+    list: workspaceList,
   },
 };

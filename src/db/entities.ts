@@ -1,4 +1,4 @@
-import { ApiKey, Member, Workspace } from '../workspaces/entity.ts';
+import { ApiKey, ApiKeyUsage, Member, Workspace } from '../workspaces/entity.ts';
 import { TicketCount } from '../tickets/counts.ts';
 import { Ticket } from '../tickets/entity.ts';
 import { Message } from '../messages/entity.ts';
@@ -11,4 +11,4 @@ import { IdempotencyKey } from '../idempotency/entity.ts';
 import { Calendar } from '../calendars/entity.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Calendar];
+export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Calendar];

@@ -55,6 +55,16 @@ const ExecutionSchema = defineEntity({
       name: 'executions_undispatched_idx',
       expression: 'create index "executions_undispatched_idx" on "executions" ("started_at") where "dispatched_at" is null and "status" = \'pending\'',
     },
+    // Purges of finished executions past EXECUTION_RETENTION_DAYS, oldest first (src/executions/retention.ts).
+    {
+      name: 'executions_finished_idx',
+      expression: 'create index "executions_finished_idx" on "executions" ("completed_at") where "status" in (\'completed\', \'failed\', \'cancelled\')',
+    },
+    // The age of the oldest pending execution, for GET /metrics.
+    {
+      name: 'executions_pending_idx',
+      expression: 'create index "executions_pending_idx" on "executions" ("started_at") where "status" = \'pending\'',
+    },
   ],
 });
 export class Execution extends ExecutionSchema.class {}

@@ -34,7 +34,7 @@ export const publicExecution = z
     steps: z.array(publicStep).meta({ description: 'The nodes run so far, in the order they started.' }),
     error: z.string().nullable(),
     runId: z.string().nullable().meta({
-      description: 'The id of its run in Temporal (`workflow-<workflow id>/…`, the workflow id the Temporal Web UI shows); null while none was started, and for an execution that ended before any action, which needs no run.',
+      description: 'The id of its run in Temporal, the workflow id the Temporal Web UI lists (`<automation> · ticket <ticket id> · <trigger> · execution <id>`; `workflow-<workflow id>/…` for runs of older releases); null while none was started, and for an execution that ended before any action, which needs no run.',
     }),
   })
   .meta({ id: 'Execution' });

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOr404 } from '../common/find-or-404.ts';
 import { conflict, validationFailed } from '../errors.ts';
 import { isUuid } from '../ids.ts';
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import type { RunCanceller } from '../workflows/service.ts';
 import type { WorkflowEngine } from './engine.ts';
 import { Execution, ExecutionStep, FINISHED_STATUSES, type ExecutionStatus } from './entity.ts';
@@ -97,6 +97,6 @@ export class ExecutionService implements RunCanceller {
   /** Cancels every unfinished execution of a workflow (it is being deleted). */
   async cancelAll(workflowId: string): Promise<void> {
     const open = await this.em.find(Execution, { workflow: workflowId, status: { $in: ['pending', 'running'] } });
-    await Promise.all(open.map((e) => this.cancel(e).catch((err) => this.logger?.warn('cancel failed', { executionId: e.id, error: String(err) }))));
+    await Promise.all(open.map((e) => this.cancel(e).catch((err) => this.logger?.warn('cancel failed', { executionId: e.id, ...errorFields(err) }))));
   }
 }

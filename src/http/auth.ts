@@ -1,12 +1,16 @@
 import type { Context, Next } from 'koa';
 import { unauthorized } from '../errors.ts';
 import type { KeyAuthenticator } from '../workspaces/key-cache.ts';
+import type { KeyUsageRecorder } from '../workspaces/key-usage.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-/** Resolves `Authorization: Bearer <key>` to the key's workspace (ctx.state.workspaceId), then rate-limits per key. */
-export function authenticate(keys: KeyAuthenticator, limiter: RateLimiter) {
+/**
+ * Resolves `Authorization: Bearer <key>` to the key's workspace (ctx.state.workspaceId), then
+ * rate-limits per key and notes the key's use (`usage`, at most once a minute per key).
+ */
+export function authenticate(keys: KeyAuthenticator, limiter: RateLimiter, usage?: KeyUsageRecorder) {
   async function requireApiKey(ctx: Context, next: Next): Promise<void> {
     const header = ctx.get('authorization');
     const match = BEARER.exec(header);
@@ -15,6 +19,7 @@ export function authenticate(keys: KeyAuthenticator, limiter: RateLimiter) {
     if (!workspaceId) throw unauthorized('The API key is unknown or revoked.');
     limiter.take(match[1].slice(0, 20));
     ctx.state.workspaceId = workspaceId;
+    usage?.record(match[1]);
     await next();
   }
   // The OpenAPI document marks the routes behind this middleware as needing the key (isApiKeyCheck).

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ConnectionException, DriverException } from '@mikro-orm/core';
 import { AppError, notFound, unavailable } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { bodyReadError } from './body.ts';
 
 /**
@@ -20,9 +20,9 @@ export function errorHandler(logger: Logger, opts: { databaseAnswers?: () => Pro
       let appError = toAppError(err, ctx);
       if (!appError && opts.databaseAnswers && !(await opts.databaseAnswers())) appError = databaseUnavailable();
       if (!appError) {
-        logger.error('unhandled error', { method: ctx.method, path: ctx.path, requestId: ctx.state.requestId, error: describe(err) });
+        logger.error('unhandled error', { method: ctx.method, path: ctx.path, requestId: ctx.state.requestId, ...describe(err) });
       } else if (appError.status === 503) {
-        logger.warn('dependency unavailable', { method: ctx.method, path: ctx.path, requestId: ctx.state.requestId, error: describe(err) });
+        logger.warn('dependency unavailable', { method: ctx.method, path: ctx.path, requestId: ctx.state.requestId, ...describe(err) });
       }
       const error = appError ?? new AppError(500, 'internal_error', 'An unexpected error occurred.');
       ctx.status = error.status;
@@ -61,6 +61,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
-function describe(err: unknown): string {
-  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+/** The stack, and where the error has causes (a Temporal call's gRPC status, say) every cause's message and the gRPC status. */
+function describe(err: unknown): Record<string, unknown> {
+  const { error: chain, ...grpc } = errorFields(err);
+  const hasCause = err instanceof Error && err.cause !== undefined;
+  return { error: err instanceof Error ? (err.stack ?? err.message) : String(err), ...(hasCause ? { causes: chain } : {}), ...grpc };
 }

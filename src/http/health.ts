@@ -4,7 +4,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { operation } from './operation.ts';
 import type { AppState } from './state.ts';
 
+/**
+ * A dependency /readyz asks about. A check fails by throwing; an error with `details` (one
+ * `{ path, message }` per problem, e.g. each missing search attribute) is reported with those
+ * instead of its message alone.
+ */
 export type ReadinessCheck = { name: string; check: () => Promise<void> };
+
+type Outcome = 'ok' | { message: string; details?: Array<{ path: string; message: string }> };
 
 const CHECK_TIMEOUT_MS = 3_000;
 
@@ -13,7 +20,7 @@ export const databaseCheck = (orm: MikroORM): ReadinessCheck => ({ name: 'databa
 
 /** Whether the check passes within `timeoutMs`. */
 export async function passes(check: ReadinessCheck, timeoutMs = CHECK_TIMEOUT_MS): Promise<boolean> {
-  return (await withTimeout(check.check(), timeoutMs)) === 'ok';
+  return (await outcomeOf(check.check(), timeoutMs)) === 'ok';
 }
 
 /**
@@ -53,8 +60,8 @@ export function healthRoutes(orm: MikroORM, extra: ReadinessCheck[], stopping: (
       };
       return;
     }
-    const results = await Promise.all(checks.map(async ({ name, check }) => [name, await withTimeout(check())] as const));
-    const failed = results.filter(([, r]) => r !== 'ok');
+    const results = await Promise.all(checks.map(async ({ name, check }) => [name, await outcomeOf(check())] as const));
+    const failed = results.filter((r): r is [string, Exclude<Outcome, 'ok'>] => r[1] !== 'ok');
     if (failed.length === 0) {
       ctx.body = { status: 'ready', checks: Object.fromEntries(results) };
       return;
@@ -64,7 +71,7 @@ export function healthRoutes(orm: MikroORM, extra: ReadinessCheck[], stopping: (
       error: {
         code: 'unavailable',
         message: `Not ready: ${failed.map(([name]) => name).join(', ')} unavailable.`,
-        details: failed.map(([name, message]) => ({ path: name, message })),
+        details: failed.flatMap(([name, outcome]) => outcome.details ?? [{ path: name, message: outcome.message }]),
       },
     };
   });
@@ -72,13 +79,17 @@ export function healthRoutes(orm: MikroORM, extra: ReadinessCheck[], stopping: (
   return router;
 }
 
-async function withTimeout(p: Promise<void>, timeoutMs = CHECK_TIMEOUT_MS): Promise<string> {
+async function outcomeOf(p: Promise<void>, timeoutMs = CHECK_TIMEOUT_MS): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([p, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), timeoutMs)))]);
     return 'ok';
   } catch (err) {
-    return err instanceof Error ? err.message.split('\n')[0] : 'failed';
+    const details = (err as { details?: unknown }).details;
+    return {
+      message: err instanceof Error ? err.message.split('\n')[0] : 'failed',
+      ...(Array.isArray(details) && details.length > 0 ? { details: details as Array<{ path: string; message: string }> } : {}),
+    };
   } finally {
     clearTimeout(timer);
   }

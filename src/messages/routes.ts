@@ -13,7 +13,7 @@ import { addMessageBody, listMessagesQuery } from './schema.ts';
 
 const messageWindow = z.strictObject({
   data: z.array(publicMessage).meta({ description: 'The newest `limit` messages (older than `before`), oldest first.' }),
-  total: z.int().meta({ description: 'All messages of the ticket.' }),
+  total: z.int().min(0).meta({ description: 'All messages of the ticket.' }),
   truncated: z.boolean().meta({ description: 'Older messages exist beyond the window.' }),
 });
 const addedMessage = z.strictObject({

@@ -72,11 +72,16 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     registers: [own],
   });
   const executions = new Gauge({ name: 'deskflow_executions', help: 'Executions by status.', labelNames: ['status'] as const, registers: [own] });
+  const oldestPending = new Gauge({
+    name: 'deskflow_executions_oldest_pending_seconds',
+    help: 'Age of the oldest pending execution, one whose run has not begun (0 when none): it grows while runs cannot start.',
+    registers: [own],
+  });
   const registry = Registry.merge([processMetrics().registry, own]);
 
   const refresh = async () => {
     const em = orm.em.fork();
-    const [backlog, guarded, byStatus] = await Promise.all([
+    const [backlog, guarded, byStatus, pending] = await Promise.all([
       // Both from the partial index outbox_events_undelivered_idx (only undelivered rows).
       sql<{ undelivered: string; oldest_age: string | null }>(
         em,
@@ -86,6 +91,8 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
       // The partial index outbox_events_loop_guard_idx holds only these rows.
       sql<{ count: string }>(em, `select count(*) as count from outbox_events where last_error like 'loop guard:%'`),
       countExecutionsByStatus(em),
+      // The partial index executions_pending_idx holds only pending rows: one index read.
+      sql<{ oldest_age: string | null }>(em, `select extract(epoch from now() - min(started_at)) as oldest_age from executions where status = 'pending'`),
     ]);
     undelivered.set(Number(backlog[0].undelivered));
     lag.set(Math.max(0, Number(backlog[0].oldest_age ?? 0)));
@@ -93,6 +100,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     loopGuard.reset();
     loopGuard.inc(Number(guarded[0].count));
     for (const status of EXECUTION_STATUSES) executions.set({ status }, byStatus[status]);
+    oldestPending.set(Math.max(0, Number(pending[0].oldest_age ?? 0)));
   };
 
   const metrics = operation({
@@ -102,7 +110,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     security: 'metricsToken',
     responses: {
       200: {
-        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status, loop-guard stops; the workflow worker\'s own metrics when it runs in this process.',
+        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops; the workflow worker\'s own metrics when it runs in this process.',
         schema: z.string(),
         contentType: 'text/plain; version=0.0.4',
       },

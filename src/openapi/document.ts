@@ -88,9 +88,38 @@ export function openApiDocument(app: Koa): OpenApiDocument {
       },
     },
     // The graph of a workflow is validated by src/graph after a plain object check (z.custom).
-    { allowEmptySchema: { custom: true }, override: queryParameters },
+    {
+      allowEmptySchema: { custom: true },
+      override: (context) => {
+        queryParameters(context);
+        examples(context);
+      },
+    },
   );
 }
+
+/** Lowercase UUIDs of the kind Deskflow makes, handed out in turn so that the ids of one example differ. */
+const EXAMPLE_IDS = [
+  '3f2b8c1e-6d4a-4f7b-9c2e-8a1d5b7e4c90',
+  '0b6d1f2e-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+  '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f',
+];
+let exampleIds = 0;
+
+/**
+ * Example values where the schema alone makes /docs show nonsense: Swagger UI invents a string
+ * matching a UUID's pattern (mixed case, any version) or a timestamp's (the year 0630). Counts
+ * and sizes say their bounds in their schemas (no negative totals).
+ */
+const examples: NonNullable<CreateDocumentOptions['override']> = ({ jsonSchema }) => {
+  if ('examples' in jsonSchema || 'example' in jsonSchema) return;
+  if (jsonSchema.format === 'uuid') jsonSchema.examples = [EXAMPLE_IDS[exampleIds++ % EXAMPLE_IDS.length]];
+  else if (jsonSchema.format === 'date-time') jsonSchema.examples = ['2026-11-23T19:21:29.932Z'];
+  else if (jsonSchema.format === 'email') jsonSchema.examples = ['casey@example.com'];
+  // Swagger UI takes an integer's maximum (2^53 - 1) when its minimum is 0: the least value is the sane one.
+  else if (jsonSchema.type === 'integer') jsonSchema.examples = [typeof jsonSchema.minimum === 'number' && jsonSchema.minimum > 0 ? jsonSchema.minimum : 0];
+};
 
 /**
  * Query parameters arrive as strings and are checked after parsing, which JSON Schema of the

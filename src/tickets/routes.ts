@@ -14,7 +14,7 @@ import { createTicketBody, listTicketsQuery, updateTicketBody } from './schema.t
 const ticketEnvelope = z.strictObject({ data: publicTicket });
 const ticketPage = z.strictObject({
   data: z.array(publicTicket).meta({ description: 'Newest first.' }),
-  pagination: z.strictObject({ page: z.int(), perPage: z.int(), total: z.int().meta({ description: 'Tickets matching the filter.' }) }),
+  pagination: z.strictObject({ page: z.int().min(1), perPage: z.int().min(1).max(100), total: z.int().min(0).meta({ description: 'Tickets matching the filter.' }) }),
 });
 
 /** Mounted under /api/v1/tickets. Each route's operation(...) is its entry in GET /openapi.json. */

@@ -5,8 +5,8 @@ import { Execution, ExecutionStep } from '../executions/entity.ts';
 import type { RunGraphInput } from '../executions/run-input.ts';
 import { byId, readCalendars } from '../calendars/store.ts';
 import { calendarReferences, walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
-import { newId } from '../ids.ts';
-import type { Logger } from '../logger.ts';
+import { executionIdFor, runIdFor } from '../executions/run-ids.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
 
 export type NewExecution = {
@@ -25,16 +25,6 @@ export type NewExecution = {
  * outside it (see Services.inTransaction).
  */
 export type AfterCommit = (task: (em: EntityManager) => Promise<void>) => void;
-
-/**
- * The Temporal workflow id of an execution: readable in the Web UI, and for event runs derived
- * from (event, workflow), so that a redelivered event can never start a second run.
- */
-export function temporalWorkflowIdFor(workflowId: string, triggeredBy: TriggerType, eventOrExecutionId: string): string {
-  return triggeredBy === 'manual' || triggeredBy === 'webhook' || triggeredBy === 'scheduled'
-    ? `workflow-${workflowId}/${triggeredBy}-${eventOrExecutionId}`
-    : `workflow-${workflowId}/event-${eventOrExecutionId}`;
-}
 
 /**
  * Creates executions (pinned to their workflow's current version) and starts their runs on the
@@ -65,7 +55,8 @@ export class ExecutionDispatcher {
     // The calendars the graphs name, read once for the batch (deleted ones included: a run keeps them).
     const calendars = await readCalendars(em, inputs.flatMap((i) => calendarReferences(i.workflow.graph).map((r) => r.calendarId)));
     const created = inputs.map((input) => {
-      const id = newId();
+      // Derived from (workflow, event) where there is an event: see src/executions/run-ids.ts.
+      const id = executionIdFor(input.workflow.id, input.eventId);
       const prefix = walkToFirstAction(input.workflow.graph, input.context, {
         now: now.getTime(),
         calendars: byId(calendars.filter((c) => c.workspace === input.workflow.workspace)),
@@ -84,7 +75,7 @@ export class ExecutionDispatcher {
         eventId: input.eventId ?? null,
         context: input.context as Record<string, unknown>,
         chain: [...(input.chain ?? []), input.workflow.id],
-        temporalWorkflowId: temporalWorkflowIdFor(input.workflow.id, input.triggeredBy, input.eventId ?? id),
+        temporalWorkflowId: runIdFor({ workflowName: input.workflow.name, ticketId: input.ticketId, triggeredBy: input.triggeredBy, executionId: id }),
         startedAt: now,
         ...(prefix.reachesAction ? {} : { status: 'completed' as const, completedAt: now }),
       });
@@ -115,7 +106,7 @@ export class ExecutionDispatcher {
 
   private async startOrLeavePending(execution: Execution): Promise<void> {
     await this.start([execution]).catch((err) => {
-      this.logger?.warn('engine unavailable; the relay will start the execution', { executionId: execution.id, error: String(err) });
+      this.logger?.warn('engine unavailable; the relay will start the execution', { executionId: execution.id, ...errorFields(err) });
     });
   }
 

@@ -5,7 +5,7 @@ import { OutboxEvent } from '../events/entity.ts';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import type { Execution } from '../executions/entity.ts';
 import type { RunContext, TriggerType } from '../graph/index.ts';
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { Workflow } from '../workflows/entity.ts';
 import { ExecutionDispatcher, type NewExecution } from './dispatcher.ts';
 import { loopGuard } from './loop-guard.ts';
@@ -34,11 +34,13 @@ export class EventDelivery {
   private readonly orm: MikroORM;
   private readonly engine: WorkflowEngine;
   private readonly logger: Logger;
+  private readonly startsBlocked: () => string | null;
 
-  constructor(deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; metrics?: DeliveryMetrics }) {
+  constructor(deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; metrics?: DeliveryMetrics; startsBlocked?: () => string | null }) {
     this.orm = deps.orm;
     this.engine = deps.engine;
     this.logger = deps.logger;
+    this.startsBlocked = deps.startsBlocked ?? (() => null);
     this.metrics = deps.metrics ?? newDeliveryMetrics();
   }
 
@@ -72,10 +74,11 @@ export class EventDelivery {
     });
     this.metrics.eventsDelivered += claimed;
     this.metrics.executionsCreated += created.length;
-    if (created.length > 0) {
+    // While the engine would refuse every start (said once where that is known), they wait as pending.
+    if (created.length > 0 && this.startsBlocked() === null) {
       await dispatcher.start(created).catch((err) => {
         this.metrics.dispatchFailures += 1;
-        this.logger.warn('engine unavailable; executions stay pending until it is back', { error: String(err) });
+        this.logger.warn('engine unavailable; executions stay pending until it is back', errorFields(err));
       });
     }
     return claimed;

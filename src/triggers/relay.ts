@@ -1,7 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkflowEngine } from '../executions/engine.ts';
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { purgeDeliveredEvents } from '../events/outbox.ts';
+import { purgeFinishedExecutions } from '../executions/retention.ts';
 import { IdempotencyService } from '../idempotency/service.ts';
 import { ExecutionDispatcher } from './dispatcher.ts';
 import { EventDelivery, newDeliveryMetrics, type DeliveryMetrics } from './event-delivery.ts';
@@ -14,8 +15,12 @@ export type BatchDelivery = { deliverBatch(limit: number, workspaceIds?: string[
 export type PendingStarter = { startPending(limit: number, workspaceIds?: string[]): Promise<number> };
 /** Passes recorded customer replies to their runs; returns how many it tried. */
 export type PendingReplies = { deliverPending(limit: number, workspaceIds?: string[]): Promise<number> };
-/** Deletes up to `limit` rows past their time (idempotency keys, delivered events); returns how many. */
-export type ExpiredRows = { purgeExpired(limit: number, workspaceIds?: string[]): Promise<number> };
+/**
+ * Deletes up to `limit` rows past their time (idempotency keys, delivered events, finished
+ * executions); returns how many. `batchSize` overrides the relay's purge batch (ten of its
+ * delivery batches) for rows whose deletion cascades to others.
+ */
+export type ExpiredRows = { purgeExpired(limit: number, workspaceIds?: string[]): Promise<number>; batchSize?: number };
 
 export type RelayOptions = {
   batchSize?: number;
@@ -23,11 +28,23 @@ export type RelayOptions = {
   /** How often expired rows are purged (default: every minute). */
   purgeEveryMs?: number;
   /**
+   * How long one pass may spend purging (default: half a second). A backlog larger than that
+   * (the first purge after an upgrade, a retention shortened) is worked off over the next
+   * passes, between deliveries, instead of holding up delivery until it is gone.
+   */
+  purgeBudgetMs?: number;
+  /**
    * Deliver only the events (start only the runs, purge only the rows) of these
    * workspaces; read on every pass. For relays that each bring an engine of their own to one
    * shared database (the engine tests: a task queue per test file). Omitted: every workspace.
    */
   workspaceIds?: ReadonlySet<string>;
+  /**
+   * Why the engine would refuse every start now (a namespace without Deskflow's search
+   * attributes), or null. While it says why, runs are left pending rather than tried on every
+   * pass: whoever knows the reason has said it once.
+   */
+  startsBlocked?: () => string | null;
 };
 
 /**
@@ -47,8 +64,12 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollMs: number;
   private readonly purgeEveryMs: number;
+  private readonly purgeBudgetMs: number;
   private lastPurgeAt = -Infinity;
+  /** Purges that stopped at the budget with rows left: the next pass goes on with them. */
+  private readonly purgeBehind = new Set<string>();
   private readonly workspaceIds: ReadonlySet<string> | undefined;
+  private readonly startsBlocked: () => string | null;
   private running = false;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
@@ -75,7 +96,9 @@ export class OutboxRelay {
     this.batchSize = deps.batchSize ?? 100;
     this.pollMs = deps.pollMs ?? 1_000;
     this.purgeEveryMs = deps.purgeEveryMs ?? 60_000;
+    this.purgeBudgetMs = deps.purgeBudgetMs ?? 500;
     this.workspaceIds = deps.workspaceIds;
+    this.startsBlocked = deps.startsBlocked ?? (() => null);
   }
 
   start(): void {
@@ -99,25 +122,41 @@ export class OutboxRelay {
   async deliverPending(): Promise<void> {
     const scope = this.workspaceIds ? [...this.workspaceIds] : undefined;
     while ((await this.delivery.deliverBatch(this.batchSize, scope)) >= this.batchSize);
-    await this.pending.startPending(this.batchSize, scope).catch((err) => {
-      this.metrics.dispatchFailures += 1;
-      this.logger.warn('starting pending executions failed; will retry', { error: String(err) });
-    });
+    if (this.startsBlocked() === null) {
+      await this.pending.startPending(this.batchSize, scope).catch((err) => {
+        this.metrics.dispatchFailures += 1;
+        this.logger.warn('starting pending executions failed; will retry', errorFields(err));
+      });
+    }
     await this.replies.deliverPending(this.batchSize, scope).catch((err) => {
-      this.logger.warn('passing replies on failed; will retry', { error: String(err) });
+      this.logger.warn('passing replies on failed; will retry', errorFields(err));
     });
     await this.purgeExpired(scope);
   }
 
-  /** Batch after batch until one comes back short, at most once per purgeEveryMs. */
+  /**
+   * Batch after batch until one comes back short, at most once per purgeEveryMs, and for at
+   * most purgeBudgetMs per pass: what is left then is taken up on the next pass.
+   */
   private async purgeExpired(scope: string[] | undefined): Promise<void> {
-    if (Date.now() - this.lastPurgeAt < this.purgeEveryMs) return;
-    this.lastPurgeAt = Date.now();
+    const due = Date.now() - this.lastPurgeAt >= this.purgeEveryMs;
+    if (!due && this.purgeBehind.size === 0) return;
+    if (due) this.lastPurgeAt = Date.now();
+    const deadline = Date.now() + this.purgeBudgetMs;
     for (const [what, rows] of Object.entries(this.expired)) {
+      if (!due && !this.purgeBehind.has(what)) continue;
+      this.purgeBehind.delete(what);
+      const limit = rows.batchSize ?? this.batchSize * 10;
       try {
-        while ((await rows.purgeExpired(this.batchSize * 10, scope)) >= this.batchSize * 10);
+        // At least one batch of each, however the budget went.
+        while ((await rows.purgeExpired(limit, scope)) >= limit) {
+          if (Date.now() >= deadline) {
+            this.purgeBehind.add(what);
+            break;
+          }
+        }
       } catch (err) {
-        this.logger.warn(`purging expired ${what} failed; will retry`, { error: String(err) });
+        this.logger.warn(`purging expired ${what} failed; will retry`, errorFields(err));
       }
     }
   }
@@ -127,7 +166,7 @@ export class OutboxRelay {
       try {
         await this.deliverPending();
       } catch (err) {
-        this.logger.warn('outbox relay pass failed; will retry', { error: String(err) });
+        this.logger.warn('outbox relay pass failed; will retry', errorFields(err));
       }
       if (!this.running) break;
       await new Promise<void>((resolve) => {
@@ -144,18 +183,23 @@ export class OutboxRelay {
 
 /** The relay of a worker process: delivery, pending starts and purges on the database, woken by its notifications. */
 export function createOutboxRelay(
-  deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string; outboxRetentionDays: number } & RelayOptions,
+  deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string; outboxRetentionDays: number; executionRetentionDays?: number } & RelayOptions,
 ): OutboxRelay {
   const metrics = newDeliveryMetrics();
   return new OutboxRelay({
     ...deps,
     metrics,
-    delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics }),
+    delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics, startsBlocked: deps.startsBlocked }),
     pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
     replies: new ReplyDelivery(deps),
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
       'delivered events': { purgeExpired: (limit, scope) => purgeDeliveredEvents(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },
+      // Each execution takes its steps with it: smaller batches keep each statement short.
+      'finished executions': {
+        purgeExpired: (limit, scope) => purgeFinishedExecutions(deps.orm.em.fork(), deps.executionRetentionDays ?? 90, limit, scope),
+        batchSize: 200,
+      },
     },
     wakeups: new PgNotifications(deps.databaseUrl),
   });

@@ -3,7 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { OutboxEvent } from '../events/entity.ts';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import { Execution } from '../executions/entity.ts';
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { ReplySignal } from './entity.ts';
 
 /**
@@ -58,8 +58,8 @@ export class ReplyDelivery {
             signal.deliveredAt = new Date();
             signal.lastError = null;
           } catch (err) {
-            signal.lastError = String(err);
-            this.logger.warn('reply signal not delivered; will retry', { temporalWorkflowId: signal.temporalWorkflowId, error: String(err) });
+            signal.lastError = errorFields(err).error;
+            this.logger.warn('reply signal not delivered; will retry', { temporalWorkflowId: signal.temporalWorkflowId, ...errorFields(err) });
           }
         }),
       );

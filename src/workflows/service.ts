@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOr404 } from '../common/find-or-404.ts';
 import { preconditionFailed, validationFailed } from '../errors.ts';
 import { defaultGraph, validateGraph, type TriggerType, type WorkflowGraph } from '../graph/index.ts';
-import type { Logger } from '../logger.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from './entity.ts';
 import { canonicalJson, ifMatchHolds, workflowEtag, type IfMatch } from './etag.ts';
 import { presentWorkflow } from './presenter.ts';
@@ -121,7 +121,7 @@ export class WorkflowService {
     try {
       await this.schedules.sync(workflow);
     } catch (err) {
-      this.logger?.warn('schedule not updated; it will be reconciled when a worker starts', { workflowId: workflow.id, error: String(err) });
+      this.logger?.warn('schedule not updated; it will be reconciled when a worker starts', { workflowId: workflow.id, ...errorFields(err) });
     }
   }
 

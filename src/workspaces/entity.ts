@@ -42,6 +42,22 @@ const ApiKeySchema = defineEntity({
 export class ApiKey extends ApiKeySchema.class {}
 ApiKeySchema.setClass(ApiKey);
 
+/**
+ * When each key was last used, for operators deciding which keys to revoke (`key list`). Kept
+ * apart from api_keys, whose every update tells each API process to drop the key from memory,
+ * and written at most once a minute per key (src/workspaces/key-usage.ts).
+ */
+const ApiKeyUsageSchema = defineEntity({
+  name: 'ApiKeyUsage',
+  tableName: 'api_key_usage',
+  properties: {
+    key: () => p.oneToOne(ApiKey).mapToPk().primary().fieldName('key_id').deleteRule('cascade').owner(),
+    lastUsedAt: p.datetime(3),
+  },
+});
+export class ApiKeyUsage extends ApiKeyUsageSchema.class {}
+ApiKeyUsageSchema.setClass(ApiKeyUsage);
+
 export const MEMBER_ROLES = ['member', 'admin'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 

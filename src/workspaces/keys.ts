@@ -20,6 +20,16 @@ export function parseKey(key: string): { lookup: string; secret: string } | null
   return m ? { lookup: m[1], secret: m[2] } : null;
 }
 
+/**
+ * The lookup of a key named by its public part (`dfk_<16 hex>`) or given whole (then only its
+ * public part is used); null for anything else.
+ */
+export function parseKeyReference(reference: string): string | null {
+  const publicPart = /^dfk_([0-9a-f]{16})$/.exec(reference);
+  if (publicPart) return publicPart[1];
+  return parseKey(reference)?.lookup ?? null;
+}
+
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }

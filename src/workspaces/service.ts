@@ -1,7 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey, Member, type MemberRole, Workspace } from './entity.ts';
-import { generateKey } from './keys.ts';
+import { ApiKey, ApiKeyUsage, Member, type MemberRole, Workspace } from './entity.ts';
+import { generateKey, KEY_PREFIX, parseKeyReference } from './keys.ts';
 import { isUuid } from '../ids.ts';
+
+/** A key as an operator sees it: never its secret, nor the hash of it. */
+export type KeyView = { id: string; prefix: string; name: string | null; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+
+/** How a workspace named on a command line was found: by id, or by a name only it has. */
+export type WorkspaceLookup = { found: Workspace } | { found: null; sameName: Workspace[] };
 
 /** Workspaces, their API keys and their members. Used by the HTTP auth layer and the admin CLI. */
 export class WorkspaceService {
@@ -21,6 +27,37 @@ export class WorkspaceService {
     return isUuid(id) ? this.em.findOne(Workspace, { id }) : null;
   }
 
+  /** Every workspace, oldest first. */
+  async listWorkspaces(): Promise<Workspace[]> {
+    return this.em.find(Workspace, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
+  /**
+   * The workspace with this id, else the one workspace with exactly this name. Names need not be
+   * unique: when several workspaces have it, none is chosen and they are returned to be named.
+   */
+  async lookUpWorkspace(idOrName: string): Promise<WorkspaceLookup> {
+    const byId = await this.findWorkspace(idOrName);
+    if (byId) return { found: byId };
+    const named = await this.em.find(Workspace, { name: idOrName }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return named.length === 1 ? { found: named[0] } : { found: null, sameName: named };
+  }
+
+  /** The workspace's keys, oldest first, revoked ones included, each with its last use. */
+  async listKeys(workspaceId: string): Promise<KeyView[]> {
+    const keys = await this.em.find(ApiKey, { workspace: workspaceId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const usage = keys.length === 0 ? [] : await this.em.find(ApiKeyUsage, { key: { $in: keys.map((k) => k.id) } });
+    const lastUse = new Map(usage.map((u) => [u.key, u.lastUsedAt]));
+    return keys.map((k) => ({
+      id: k.id,
+      prefix: `${KEY_PREFIX}${k.lookup}`,
+      name: k.name ?? null,
+      createdAt: k.createdAt,
+      lastUsedAt: lastUse.get(k.id) ?? null,
+      revokedAt: k.revokedAt ?? null,
+    }));
+  }
+
   /** Issues a key; the plain key is returned once and never stored. */
   async createKey(workspaceId: string, name?: string): Promise<{ id: string; key: string }> {
     const generated = generateKey();
@@ -29,14 +66,24 @@ export class WorkspaceService {
     return { id: apiKey.id, key: generated.key };
   }
 
-  /** Returns false when no such key exists. Revoking twice keeps the first revocation time. */
-  async revokeKey(keyId: string): Promise<boolean> {
-    if (!isUuid(keyId)) return false;
-    const apiKey = await this.em.findOne(ApiKey, { id: keyId });
-    if (!apiKey) return false;
+  /**
+   * Revokes a key named by its id, by its public part (`dfk_<16 hex>`, as `key list` shows it) or
+   * by the whole key; returns it, or null when no key matches. Revoking twice keeps the first
+   * revocation time.
+   */
+  async revokeKeyByReference(reference: string): Promise<{ id: string; prefix: string } | null> {
+    const lookup = parseKeyReference(reference);
+    const where = isUuid(reference) ? { id: reference.toLowerCase() } : lookup ? { lookup } : null;
+    const apiKey = where ? await this.em.findOne(ApiKey, where) : null;
+    if (!apiKey) return null;
     apiKey.revokedAt ??= new Date();
     await this.em.flush();
-    return true;
+    return { id: apiKey.id, prefix: `${KEY_PREFIX}${apiKey.lookup}` };
+  }
+
+  /** Returns false when no such key exists (see revokeKeyByReference). */
+  async revokeKey(reference: string): Promise<boolean> {
+    return (await this.revokeKeyByReference(reference)) !== null;
   }
 
   async addMember(workspaceId: string, userId: string, role: MemberRole): Promise<Member> {

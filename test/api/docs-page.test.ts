@@ -83,4 +83,24 @@ describe('GET /docs in Chromium', () => {
     expect(elsewhere).toEqual([]);
     expect(requested).toContain(`${app.baseUrl}/api/v1/tickets?page=1&per_page=20`);
   }, 2 * UI_TIMEOUT_MS);
+
+  it('shows sane example values: no negative totals, this era\'s dates, lowercase UUIDs', async () => {
+    await page.goto(`${app.baseUrl}/docs`);
+    await page.waitForSelector('.opblock-summary-path');
+    const examples: string[] = [];
+    for (const operation of ['#operations-Tickets-listTickets', '#operations-Messages-listMessages', '#operations-Executions-listExecutions']) {
+      await page.click(`${operation} .opblock-summary-control`);
+      await page.waitForSelector(`${operation} .responses-table .microlight`);
+      examples.push(...(await page.$$eval(`${operation} .responses-table .microlight`, (blocks) => blocks.map((b) => b.textContent ?? ''))));
+    }
+    const text = examples.join('\n');
+    expect(text).toContain('"total": 0');
+    expect(text).not.toMatch(/-\d{4,}/);
+    const dates = [...text.matchAll(/"(\d{4})-\d{2}-\d{2}T[^"]*"/g)].map((m) => Number(m[1]));
+    expect(dates.length).toBeGreaterThan(3);
+    for (const year of dates) expect(year).toBeGreaterThanOrEqual(2000);
+    const ids = [...text.matchAll(/"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"/g)].map((m) => m[1]);
+    expect(ids.length).toBeGreaterThan(3);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  }, 2 * UI_TIMEOUT_MS);
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { client, createWorkspace, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -126,5 +127,25 @@ describe('GET /metrics', () => {
     expect(Number(/^deskflow_outbox_oldest_undelivered_seconds ([\d.e-]+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
     expect(text).toMatch(/^# TYPE deskflow_loop_guard_stops_total counter$/m);
     expect(text).toMatch(/^deskflow_loop_guard_stops_total \d+$/m);
+  });
+  it('has the age of the oldest pending execution, from the database: a run that never starts shows from the outside', async () => {
+    const ws = await createWorkspace(app.orm);
+    const api = client(app.baseUrl, ws.key);
+    const workflow = (await api.post('/api/workflows', { name: 'Never started', triggerType: 'manual' })).body.workflow;
+    // A pending execution two days old: what a namespace that refuses every start leaves behind.
+    const executionId = randomUUID();
+    const em = app.orm.em.fork();
+    await em.execute(
+      `insert into executions (id, workspace_id, workflow_id, workflow_version, status, triggered_by, context, run_id, started_at)
+       values (?, ?, ?, 1, 'pending', 'manual', '{}', ?, now() - interval '2 days')`,
+      [executionId, ws.workspaceId, workflow.id, `workflow-${workflow.id}/manual-${executionId}`],
+    );
+    try {
+      const text = await scrape();
+      expect(text).toMatch(/^# TYPE deskflow_executions_oldest_pending_seconds gauge$/m);
+      expect(Number(/^deskflow_executions_oldest_pending_seconds ([\d.e+-]+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(2 * 86_400);
+    } finally {
+      await em.execute('delete from executions where id = ?', [executionId]);
+    }
   });
 });

@@ -117,7 +117,7 @@ describe('API keys', slow, () => {
     // Revoking again is harmless; without --json a sentence is printed.
     const again = await run('key', 'revoke', created.id as string);
     expect(again.code).toBe(0);
-    expect(again.stdout).toBe(`Revoked API key ${created.id}.\n`);
+    expect(again.stdout).toBe(`Revoked API key ${created.id} (${(created.key as string).slice(0, 20)}_…).\n`);
   });
 
   it('stores only a hash of the secret: neither the key nor its secret appears in any column', async () => {
@@ -251,12 +251,12 @@ describe.concurrent('usage', slow, () => {
     [['workspace', 'create', '--name', 'x', '--bogus'], /Unknown option '--bogus'/],
     [['workspace', 'create', '--name', 'x', 'extra'], /Unexpected argument 'extra'/],
     [['workspace', 'create', '--name', 'a', '--name', 'b'], /--name is given more than once/],
-    [['workspace', 'rename'], /unknown action "workspace rename"; actions: create/],
-    [['workspace'], /"workspace" needs an action: create/],
+    [['workspace', 'rename'], /unknown action "workspace rename"; actions: create, list/],
+    [['workspace'], /"workspace" needs an action: create, list/],
     [['tickets', 'list'], /unknown command "tickets"/],
     [['--json'], /unknown command "--json"/],
     [['key', 'create', '--json'], /--workspace is required/],
-    [['key', 'revoke'], /KEY_ID is required/],
+    [['key', 'revoke'], /KEY_ID\|dfk_PUBLIC is required/],
     [['key', 'revoke', 'a', 'b'], /unexpected argument "b"/],
     [['member', 'add', '--workspace', 'w'], /--user is required/],
     [['member', 'remove', '--user', 'u'], /--workspace is required/],
@@ -281,10 +281,12 @@ describe.concurrent('usage', slow, () => {
     expect(top.stderr).toBe('');
     for (const line of [
       'workspace create --name NAME [--json]',
-      'key create --workspace ID [--name N] [--json]',
-      'key revoke KEY_ID [--json]',
-      'member add --workspace ID --user USER_ID [--role member|admin] [--json]',
-      'member remove --workspace ID --user USER_ID [--json]',
+      'workspace list [--json]',
+      'key create --workspace ID|NAME [--name N] [--json]',
+      'key list --workspace ID|NAME [--json]',
+      'key revoke KEY_ID|dfk_PUBLIC [--json]',
+      'member add --workspace ID|NAME --user USER_ID [--role member|admin] [--json]',
+      'member remove --workspace ID|NAME --user USER_ID [--json]',
     ]) {
       expect(top.stdout).toContain(line);
     }
@@ -294,7 +296,7 @@ describe.concurrent('usage', slow, () => {
     expect(group.stdout).not.toContain('key create');
     const command = await usage('key', 'create', '--help');
     expect(command.code).toBe(0);
-    expect(command.stdout).toMatch(/^Usage: npm run admin -- key create --workspace ID \[--name N\] \[--json\]/);
+    expect(command.stdout).toMatch(/^Usage: npm run admin -- key create --workspace ID\|NAME \[--name N\] \[--json\]/);
   });
 });
 

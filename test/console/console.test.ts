@@ -158,7 +158,7 @@ describe('the console in Chromium', () => {
     expect(await texts(page, '.run-view h1 .badge')).toEqual(['completed']);
     expect(await page.$eval('.run-view .muted.small', (e) => e.textContent)).toContain(ticketId);
     // The same run in the Temporal Web UI, by its id.
-    expect(execution.runId).toMatch(new RegExp(`^workflow-${workflowId}/`));
+    expect(execution.runId).toBe(`${URGENT.name} · ticket ${ticketId} · ticket_created · execution ${execution.id}`);
     expect(await page.$eval('[data-testid=temporal-link]', (a) => a.getAttribute('href'))).toBe(
       `${TEMPORAL_UI}/namespaces/default/workflows/${encodeURIComponent(execution.runId)}`,
     );

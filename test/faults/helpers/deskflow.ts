@@ -42,6 +42,8 @@ export async function newInstallation(): Promise<Installation> {
     TEMPORAL_DEV_PORT: String(devPort),
     TEMPORAL_UI_PORT: String(uiPort),
     LOG_LEVEL: 'info',
+    // No load balancer to drain for: stop at once (the drain has a test of its own).
+    SHUTDOWN_DRAIN_SECONDS: '0',
     ...(process.env.TEMPORAL_CLI_PATH ? { TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH } : {}),
   });
   return {

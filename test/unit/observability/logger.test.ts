@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/logger.ts';
+import { createLogger, errorFields } from '../../../src/logger.ts';
 import { sdkLogger } from '../../../temporal/runtime.ts';
 
 /** A logger writing to an array, as the process writes to stderr. */
@@ -84,5 +84,40 @@ describe("the Temporal SDK's logger", () => {
     ]);
     expect(lines[0]).toMatchObject({ state: 'RUNNING', sdkComponent: 'worker' });
     expect(lines[1].error).toContain('timed out');
+  });
+});
+
+describe('errorFields', () => {
+  it('gives a Temporal ServiceError its cause and the gRPC status and details the server answered', async () => {
+    const { ServiceError } = await import('@temporalio/client');
+    const grpc = Object.assign(new Error('3 INVALID_ARGUMENT: Namespace default has no mapping defined for search attribute DeskflowWorkflowName'), {
+      code: 3,
+      details: 'Namespace default has no mapping defined for search attribute DeskflowWorkflowName',
+      metadata: {},
+    });
+    const fields = errorFields(new ServiceError('Failed to start Workflow', { cause: grpc }));
+    expect(fields).toEqual({
+      error: 'ServiceError: Failed to start Workflow; cause: 3 INVALID_ARGUMENT: Namespace default has no mapping defined for search attribute DeskflowWorkflowName',
+      grpcCode: 3,
+      grpcStatus: 'INVALID_ARGUMENT',
+      grpcDetails: 'Namespace default has no mapping defined for search attribute DeskflowWorkflowName',
+    });
+    // What String(err) said before: the outermost message only.
+    expect(String(new ServiceError('Failed to start Workflow', { cause: grpc }))).toBe('ServiceError: Failed to start Workflow');
+  });
+
+  it('is the message alone for a plain error, and survives odd values and cycles', () => {
+    expect(errorFields(new Error('database unavailable'))).toEqual({ error: 'database unavailable' });
+    expect(errorFields(new TypeError('x is not a function'))).toEqual({ error: 'TypeError: x is not a function' });
+    expect(errorFields('a string')).toEqual({ error: 'a string' });
+    const looped = new Error('outer');
+    looped.cause = looped;
+    expect(errorFields(looped)).toEqual({ error: 'outer' });
+  });
+
+  it('goes into a log line as fields of their own', () => {
+    const { logger, parsed } = captured();
+    logger.warn('starting pending executions failed; will retry', errorFields(Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established' })));
+    expect(parsed()[0]).toMatchObject({ msg: 'starting pending executions failed; will retry', grpcCode: 14, grpcStatus: 'UNAVAILABLE', grpcDetails: 'No connection established' });
   });
 });

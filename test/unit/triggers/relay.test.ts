@@ -72,7 +72,7 @@ describe('OutboxRelay', () => {
   let wakeups: FakeWakeups;
   let expiredKeys: FakeExpiredRows;
   let expiredEvents: FakeExpiredRows;
-  const relay = (opts: { workspaceIds?: Set<string>; pollMs?: number; purgeEveryMs?: number } = {}) =>
+  const relay = (opts: { workspaceIds?: Set<string>; pollMs?: number; purgeEveryMs?: number; purgeBudgetMs?: number } = {}) =>
     new OutboxRelay({
       delivery,
       pending,
@@ -83,6 +83,7 @@ describe('OutboxRelay', () => {
       batchSize: 10,
       pollMs: opts.pollMs ?? 60_000,
       purgeEveryMs: opts.purgeEveryMs,
+      purgeBudgetMs: opts.purgeBudgetMs,
       workspaceIds: opts.workspaceIds,
     });
 
@@ -173,5 +174,35 @@ describe('OutboxRelay', () => {
     expect(expiredKeys.limits).toEqual([100, 100, 100]);
     expect(expiredEvents.limits).toEqual([100, 100]);
     expect(expiredEvents.expired).toBe(0);
+  });
+  it('uses a purge batch size of its own where one is given', async () => {
+    const executions = Object.assign(new FakeExpiredRows(45), { batchSize: 20 });
+    await new OutboxRelay({
+      delivery,
+      pending,
+      replies: { deliverPending: async () => 0 },
+      expired: { 'finished executions': executions },
+      logger: createLogger('silent'),
+      batchSize: 10,
+    }).deliverPending();
+    expect(executions.limits).toEqual([20, 20, 20]);
+  });
+
+  it('spends at most its purge budget per pass and goes on with what is left on the next passes, before purgeEveryMs', async () => {
+    // A budget of 0: one batch of each kind per pass, delivery in between.
+    const r = relay({ purgeBudgetMs: 0 });
+    await r.deliverPending();
+    expect(expiredKeys.limits).toEqual([100]);
+    expect(expiredEvents.limits).toEqual([100]);
+    await r.deliverPending();
+    expect(expiredKeys.limits).toEqual([100, 100]);
+    // The events' second batch came back short: they are done, the keys are not.
+    expect(expiredEvents.limits).toEqual([100, 100]);
+    await r.deliverPending();
+    await r.deliverPending();
+    expect(expiredKeys.limits).toEqual([100, 100, 100]);
+    expect(expiredKeys.expired).toBe(0);
+    expect(expiredEvents.limits).toHaveLength(2);
+    expect(pending.calls).toBe(4);
   });
 });
