@@ -108,6 +108,8 @@ export async function startEnvironment(progress: (line: string) => void): Promis
         TEMPORAL_ADDRESS: temporal.url,
         TEMPORAL_TASK_QUEUE: taskQueue,
         RATE_LIMIT_PER_SECOND: '0',
+        // No balancer to drain from: a process the bench stops stops at once.
+        SHUTDOWN_DRAIN_SECONDS: '0',
         HOST: '127.0.0.1',
         DESKFLOW_DATA_DIR: path.join(runDir, 'data'),
         ...extra,
