@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../http/validate.ts';
+import type { MailboxService } from '../mail/mailboxes.ts';
 import { AI_ASSIGNEE } from '../tickets/values.ts';
 import { MEMBER_ROLES, type MemberRole } from '../workspaces/entity.ts';
 import type { WorkspaceService } from '../workspaces/service.ts';
@@ -21,7 +22,7 @@ export type ParsedArgs = {
 /** What a command produced: the `--json` object and the human sentence. */
 export type Outcome = { json: Record<string, unknown>; text: string };
 
-export type CommandServices = { workspaces: WorkspaceService };
+export type CommandServices = { workspaces: WorkspaceService; mailboxes?: MailboxService };
 
 export type Command = {
   /** Arguments after `<group> <action>`, e.g. `--name NAME`. */

@@ -66,6 +66,8 @@ export function sanitizeMailHtml(html: string): string {
     allowedSchemesByTag: { img: ['data'] },
     allowProtocolRelative: false,
     disallowedTagsMode: 'discard',
+    // An image whose source was dropped (a remote one) is dropped whole.
+    exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
     transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }) },
   }).trim();
 }

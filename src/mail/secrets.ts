@@ -103,3 +103,9 @@ export class SecretBox {
     return value;
   }
 }
+
+/** The SecretBox of a process, made on first use (a process without mailboxes needs no key). */
+export function secretsFor(config: { secretKey: string | undefined; databaseUrl: string | undefined; dataDir: string }): () => SecretBox {
+  let box: SecretBox | undefined;
+  return () => (box ??= new SecretBox(resolveSecretKey(config)));
+}
