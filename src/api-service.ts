@@ -37,6 +37,7 @@ export async function startApiSide(deps: {
     logger: deps.logger,
     engine,
     schedules: deps.schedules,
+    mailDelivery: engine,
     keys,
     readiness: [{ name: 'temporal', check: () => engine.ping() }],
     stopping: () => shutdown.stopping,

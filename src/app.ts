@@ -21,6 +21,8 @@ import { executionRoutes } from './executions/routes.ts';
 import { triggerRoutes } from './triggers/routes.ts';
 import { dryRunRoutes } from './dry-runs/routes.ts';
 import { webhookRoutes } from './triggers/webhook-routes.ts';
+import { replyRoutes } from './mail/reply-routes.ts';
+import type { MailDeliveryStarter } from './mail/outbound.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
 
@@ -38,6 +40,8 @@ export type AppDeps = {
   readiness?: ReadinessCheck[];
   /** True once the process shuts down: /readyz answers 503 from then on. */
   stopping?: () => boolean;
+  /** Starts the delivery workflow of an agent's reply right after its commit (else the mail worker does, within seconds). */
+  mailDelivery?: MailDeliveryStarter;
   /** The Temporal SDK's metrics exporter of a worker in this process, added to GET /metrics. */
   temporalMetricsUrl?: string;
 };
@@ -52,7 +56,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestLog(deps.logger, processMetrics()));
   app.use(errorHandler(deps.logger, { databaseAnswers: () => passes(database, 2_000) }));
   app.use(async (ctx, next) => {
-    ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger });
+    ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger, mailDelivery: deps.mailDelivery });
     await next();
   });
 
@@ -73,6 +77,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   tickets.use(requireKey);
   tickets.use(ticketRoutes().routes());
   tickets.use(messageRoutes().routes());
+  tickets.use(replyRoutes().routes());
   app.use(tickets.routes());
 
   const workflows = new Router<AppState>({ prefix: '/api/workflows' });

@@ -3,6 +3,7 @@ import { resolveDatabase } from './db/database.ts';
 import { migrate, openOrm } from './db/orm.ts';
 import { Shutdown, ShuttingDown } from './lifecycle/shutdown.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { secretsFor } from './mail/secrets.ts';
 import { connectTemporal, TemporalEngine, type TemporalSettings } from '../temporal/client.ts';
 import { startDevServer } from '../temporal/dev-server.ts';
 import { TemporalSchedules } from '../temporal/schedules.ts';
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
         dbPoolMax: config.dbPoolMax,
         outboxRetentionDays: config.outboxRetentionDays,
         databaseUrl: database.url,
+        secrets: secretsFor(config),
+        mailPollMs: config.mail.pollMs,
         shutdown,
         servesApi: mode === 'all',
       });
