@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { useTestApp } from '../helpers/app.ts';
-import { useMailServers } from '../helpers/mail-servers.ts';
+import { useMailServers } from '../helpers/mailbox.ts';
 import { Mailbox } from '../../src/mail/entity.ts';
 import { checkImap } from '../../src/mail/connections.ts';
 import { admin, jsonOutput, UUID, type CliResult } from './run-cli.ts';

@@ -6,11 +6,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
 import { freePort } from './ports.ts';
-import { useFixture } from './fixture.ts';
 
 /**
- * Real mail servers for the tests, each of a test file's own on free 127.0.0.1 ports, in a
- * temporary directory, stopped afterwards: Dovecot (Debian's dovecot-imapd) as the support
+ * Real mail servers for the tests (and `node scripts/mail-sandbox.ts`), each of a test file's
+ * own on free 127.0.0.1 ports, in a temporary directory, stopped afterwards: Dovecot (Debian's dovecot-imapd) as the support
  * mailbox, Mailpit as the SMTP server whose REST API shows what was delivered. Both can be
  * stopped and started again on the same port with their state kept (an outage).
  */
@@ -125,11 +124,11 @@ export type Dovecot = {
 export const DOVECOT = process.env.DOVECOT_PATH ?? '/usr/sbin/dovecot';
 
 /** Dovecot serving one user with a maildir in a temporary directory; mail comes in by IMAP APPEND. */
-export async function startDovecot(opts: { user?: string; password?: string } = {}): Promise<Dovecot> {
+export async function startDovecot(opts: { user?: string; password?: string; port?: number } = {}): Promise<Dovecot> {
   const user = opts.user ?? 'support';
   const password = opts.password ?? 'mailbox-password';
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'deskflow-dovecot-'));
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   // Mail is stored as the dovecot user when running as root (Dovecot refuses mail as root), else as us.
   const asRoot = process.getuid?.() === 0;
   const me = os.userInfo().username;
@@ -293,9 +292,10 @@ export type Mailpit = {
 };
 
 /** Mailpit (`go install github.com/axllent/mailpit@v1.27.11`, at MAILPIT_PATH or on PATH) with chaos mode on. */
-export async function startMailpit(): Promise<Mailpit> {
+export async function startMailpit(opts: { smtpPort?: number; httpPort?: number } = {}): Promise<Mailpit> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'deskflow-mailpit-'));
-  const [smtpPort, httpPort] = [await freePort(), await freePort()];
+  const smtpPort = opts.smtpPort ?? (await freePort());
+  const httpPort = opts.httpPort ?? (await freePort());
   const binary = process.env.MAILPIT_PATH ?? 'mailpit';
   const process_ = new OwnProcess();
   const start = () =>
@@ -339,13 +339,6 @@ export async function startMailpit(): Promise<Mailpit> {
       await fs.rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Dovecot and Mailpit of a test file, started before its tests and stopped after them. */
-export function useMailServers(): { dovecot: Dovecot; mailpit: Mailpit } {
-  const dovecot = useFixture(() => startDovecot(), (d) => d.destroy());
-  const mailpit = useFixture(() => startMailpit(), (m) => m.destroy());
-  return { dovecot, mailpit };
 }
 
 /** A raw mail as a customer's mail program would send it (CRLF line ends). */

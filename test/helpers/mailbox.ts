@@ -6,7 +6,8 @@ import { MailWorker, type PendingDeliveries } from '../../src/mail/mail-worker.t
 import { MailboxService, type MailboxView } from '../../src/mail/mailboxes.ts';
 import { SecretBox } from '../../src/mail/secrets.ts';
 import { parseImapUrl, parseSmtpUrl } from '../../src/mail/urls.ts';
-import type { Dovecot, Mailpit } from './mail-servers.ts';
+import { startDovecot, startMailpit, type Dovecot, type Mailpit } from './mail-servers.ts';
+import { useFixture } from './fixture.ts';
 
 /** One key for the test process, as one DESKFLOW_SECRET_KEY is for every process of a deployment. */
 export const testSecrets = new SecretBox(randomBytes(32));
@@ -57,4 +58,11 @@ export function startMailWorker(
   });
   worker.start();
   return worker;
+}
+
+/** Dovecot and Mailpit of a test file, started before its tests and stopped after them. */
+export function useMailServers(): { dovecot: Dovecot; mailpit: Mailpit } {
+  const dovecot = useFixture(() => startDovecot(), (d) => d.destroy());
+  const mailpit = useFixture(() => startMailpit(), (m) => m.destroy());
+  return { dovecot, mailpit };
 }

@@ -5,8 +5,8 @@ import { PendingMailDeliveries } from '../../src/mail/outbound.ts';
 import { ReplyService } from '../../src/mail/replies.ts';
 import { Message } from '../../src/messages/entity.ts';
 import { engineWorkspace, eventually, openTicket, readMessages, useEngineApp } from '../helpers/engine.ts';
-import { rawMail, useMailServers } from '../helpers/mail-servers.ts';
-import { connectMailbox, startMailWorker } from '../helpers/mailbox.ts';
+import { rawMail } from '../helpers/mail-servers.ts';
+import { connectMailbox, startMailWorker, useMailServers } from '../helpers/mailbox.ts';
 import type { MailWorker } from '../../src/mail/mail-worker.ts';
 
 /**

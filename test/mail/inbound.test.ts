@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkspace, client, useTestApp } from '../helpers/app.ts';
 import { eventually } from '../helpers/engine.ts';
-import { rawMail, useMailServers } from '../helpers/mail-servers.ts';
-import { connectMailbox, startMailWorker, testSecrets } from '../helpers/mailbox.ts';
+import { rawMail } from '../helpers/mail-servers.ts';
+import { connectMailbox, startMailWorker, testSecrets, useMailServers } from '../helpers/mailbox.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
 import { MailReceipt } from '../../src/mail/entity.ts';
 import { MailboxService } from '../../src/mail/mailboxes.ts';
