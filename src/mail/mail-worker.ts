@@ -102,22 +102,23 @@ export class MailWorker {
   private async scan(): Promise<void> {
     const scope = this.scope();
     if (scope?.length === 0) return;
-    const locks = await this.lockConnection();
     const rows = await sql<{ id: string }>(
       this.orm.em.fork(),
       `select "id" from "mailboxes"${scope ? ' where "workspace_id" = any($1)' : ''} order by "created_at"`,
       scope ? [scope] : [],
     );
     const present = new Set(rows.map((r) => r.id));
+    // No mailbox to read: no connection to hold locks on.
+    const locks = present.size > 0 || this.watchers.size > 0 ? await this.lockConnection() : null;
     for (const [id, watcher] of this.watchers) {
       if (!present.has(id)) {
         this.watchers.delete(id);
         await watcher.stop();
-        await locks.query('select pg_advisory_unlock(hashtextextended($1, 0))', [lockName(id)]).catch(() => {});
+        await locks?.query('select pg_advisory_unlock(hashtextextended($1, 0))', [lockName(id)]).catch(() => {});
       }
     }
     for (const id of present) {
-      if (this.watchers.has(id) || !this.running) continue;
+      if (this.watchers.has(id) || !this.running || !locks) continue;
       const { rows: [got] } = await locks.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as "locked"', [lockName(id)]);
       if (!got?.locked) continue; // another worker reads it
       const watcher = new MailboxWatcher({
@@ -147,7 +148,12 @@ export class MailWorker {
       void this.dropAll();
       void client.end().catch(() => {});
     });
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
     this.locks = client;
     return client;
   }

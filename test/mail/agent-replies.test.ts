@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { OutboxEvent } from '../../src/events/entity.ts';
 import { createLogger } from '../../src/logger.ts';
 import { MailDelivery, MailMessage } from '../../src/mail/entity.ts';
 import { PendingMailDeliveries } from '../../src/mail/outbound.ts';
@@ -165,6 +166,51 @@ describe('delivery', () => {
     await eventually(async () => ((await delivery(temporary.body.data.id))!.status === 'sent' ? true : undefined), 90_000, 'the temporary refusal sent at last');
     expect((await delivered('Refused')).length).toBe(1);
   }, 120_000);
+
+  it('a bounce of the reply marks its delivery failed, and makes no ticket and no event', async () => {
+    const { ws, api, mailbox } = await withMailbox();
+    const ticketId = await openTicket(api, { subject: 'Will bounce', customerEmail: 'nobody@example.com' });
+    const res = await api.post(`/api/v1/tickets/${ticketId}/replies`, { authorId: 'agent-7', body: 'This will bounce.' });
+    await eventually(async () => ((await delivery(res.body.data.id))?.status === 'sent' ? true : undefined), 15_000, 'the reply sent');
+    const { rfcMessageId } = await app.orm.em.fork().findOneOrFail(MailMessage, { message: res.body.data.id });
+    const events = await app.orm.em.fork().count(OutboxEvent, { workspace: ws.workspaceId });
+    const dsn = [
+      'From: Mail Delivery System <MAILER-DAEMON@mx.example.com>',
+      'To: support@acme.example',
+      'Subject: Undelivered Mail Returned to Sender',
+      'Message-ID: <bounce-1@mx.example.com>',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: text/plain',
+      '',
+      'Your message could not be delivered.',
+      '--b',
+      'Content-Type: message/delivery-status',
+      '',
+      'Final-Recipient: rfc822; nobody@example.com',
+      'Action: failed',
+      'Status: 5.1.1',
+      'Diagnostic-Code: smtp; 550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown',
+      '--b',
+      'Content-Type: text/rfc822-headers',
+      '',
+      'From: Acme Support <support@acme.example>',
+      `Message-ID: ${rfcMessageId}`,
+      'Subject: Re: Will bounce',
+      '--b--',
+      '',
+    ].join('\r\n');
+    await dovecot.append(dsn, { folder: mailbox.folder });
+    const failed = await eventually(async () => {
+      const d = await delivery(res.body.data.id);
+      return d?.status === 'failed' ? d : undefined;
+    }, 10_000, 'the delivery marked failed');
+    expect(failed.lastError).toBe('bounced: smtp; 550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown');
+    expect((await api.get('/api/v1/tickets')).body.data).toHaveLength(1);
+    expect(await app.orm.em.fork().count(OutboxEvent, { workspace: ws.workspaceId })).toBe(events);
+  });
 
   it('a reply whose workflow could not be started is started by the mail worker', async () => {
     const { ws, api } = await withMailbox();
