@@ -16,6 +16,10 @@ const dryRunStep = z
 
 const change = z.strictObject({ from: z.unknown(), to: z.unknown() });
 
+const assumptions = z
+  .array(z.string())
+  .meta({ description: 'What the simulation takes for granted where a real run would look again: after each wait and outbound request a run reads its ticket afresh, here it is taken as unchanged (but for an assumed customer reply, which reopens it as a real one would).' });
+
 const outbound = z
   .discriminatedUnion('type', [
     z.strictObject({ nodeId: z.string(), type: z.literal('send_reply'), to: z.string(), body: z.string(), bodyHtml: z.string().optional() }),
@@ -36,6 +40,7 @@ export const dryRunEnvelope = z.strictObject({
       steps: z.array(dryRunStep).meta({ description: 'The nodes in the order the run would visit them.' }),
       changes: z.record(z.string(), change).meta({ description: 'The ticket as the actions would leave it: each field that would change, from → to.' }),
       outbound: z.array(outbound),
+      assumptions,
     })
     .meta({ id: 'DryRun' }),
 });
@@ -56,6 +61,7 @@ export const backtestEnvelope = z.strictObject({
           }),
         )
         .meta({ description: 'Up to 20 of the matched events, oldest first.' }),
+      assumptions,
     })
     .meta({ id: 'Backtest' }),
 });

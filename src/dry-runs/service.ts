@@ -9,6 +9,7 @@ import { contextOf } from '../triggers/event-delivery.ts';
 import { ticketFilterWhere } from '../triggers/ticks.ts';
 import { ticketFilterOf } from '../workflows/schedule-spec.ts';
 import { Member } from '../workspaces/entity.ts';
+import { reopensOnCustomerReplyIn } from '../workspaces/settings.ts';
 import { BACKTEST_WINDOW_DAYS, type BacktestInput, type DryRunInput } from './schema.ts';
 import { simulateRun, type SimulatedStep, type Simulation } from './simulate.ts';
 
@@ -20,6 +21,7 @@ export type BacktestResult = {
   matched: number;
   actionsWouldRun: Record<string, number>;
   sample: Array<{ eventId: string | null; ticketId: string | null; at: string; steps: SimulatedStep[] }>;
+  assumptions: string[];
 };
 
 /** A run the backtest replays: a recorded event, or a ticket a schedule's filter selects. */
@@ -54,7 +56,8 @@ export class DryRunService {
         ...(input.data !== undefined || DATA_TRIGGERS.has(target.triggerType) ? { data: input.data ?? {} } : {}),
       };
       const members = await assignableMembers(em, target);
-      return simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, now, isAssignable: (a) => members.has(a) });
+      const reopensOnReply = await reopensOnCustomerReplyIn(em, target.workspace);
+      return simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, reopensOnReply, now, isAssignable: (a) => members.has(a) });
     });
   }
 
@@ -70,11 +73,13 @@ export class DryRunService {
     const limit = input.limit ?? DEFAULT_LIMIT;
     return this.readOnly(async (em) => {
       const members = await assignableMembers(em, target);
-      const result: BacktestResult = { eventsExamined: 0, matched: 0, actionsWouldRun: {}, sample: [] };
+      const reopensOnReply = await reopensOnCustomerReplyIn(em, target.workspace);
+      const result: BacktestResult = { eventsExamined: 0, matched: 0, actionsWouldRun: {}, sample: [], assumptions: backtestAssumptions(target, input.assumeReply ?? false) };
       for await (const run of replayed(em, target, { since, until, limit, now })) {
         const { steps } = await simulateRun(target.graph, run.context, {
           ticket: run.ticket,
           assumeReply: input.assumeReply ?? false,
+          reopensOnReply,
           now: run.at,
           isAssignable: (a) => members.has(a),
         });
@@ -94,6 +99,21 @@ export class DryRunService {
   private readOnly<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.em.transactional(work, { readOnly: true });
   }
+}
+
+/** What every replayed run takes for granted (docs/automations.md, "Trying a workflow"). */
+function backtestAssumptions(target: Rehearsed, assumeReply: boolean): string[] {
+  const followed = new Set(target.graph.edges.map((e) => e.source));
+  const waits = target.graph.nodes.filter((n) => n.type === 'action' && ['delay', 'wait_for_reply', 'http_request'].includes(n.data.actionType) && followed.has(n.id));
+  return [
+    target.triggerType === 'scheduled'
+      ? 'Each run is replayed on a ticket the schedule\'s filter selects now, as it is now.'
+      : 'Each event is replayed on the ticket as the event recorded it, not as it is now.',
+    ...(waits.length > 0 ? ['After a wait or an outbound request a run reads the ticket afresh; here it is taken as unchanged by anyone else meanwhile.'] : []),
+    ...(target.graph.nodes.some((n) => n.type === 'action' && n.data.actionType === 'wait_for_reply')
+      ? [assumeReply ? 'Every wait_for_reply is taken as answered by the customer in time (a reply reopens a pending or solved ticket where the workspace says so).' : 'Every wait_for_reply is taken as not answered.']
+      : []),
+  ];
 }
 
 /** The people tickets may be assigned to, read once when the graph assigns at all. */

@@ -14,7 +14,8 @@ import {
 } from '../graph/index.ts';
 import { applyTicketChange, ticketChangeOf, type FieldChange } from '../tickets/change.ts';
 import type { TicketContext } from '../tickets/context.ts';
-import { AI_ASSIGNEE } from '../tickets/values.ts';
+import { reopensOnCustomerReply } from '../tickets/policy.ts';
+import { AI_ASSIGNEE, type TicketStatus } from '../tickets/values.ts';
 
 /** A node the simulated run visited: the same statuses as an execution's steps. */
 export type SimulatedStep = {
@@ -34,13 +35,19 @@ export type Outbound =
   | { nodeId: string; type: 'send_reply'; to: string; body: string; bodyHtml?: string }
   | { nodeId: string; type: 'http_request'; method: string; url: string; headers?: Record<string, string>; body?: unknown };
 
-export type Simulation = { steps: SimulatedStep[]; changes: Record<string, FieldChange>; outbound: Outbound[] };
+/**
+ * `assumptions`: what the simulation takes for granted where a real run would look at the world
+ * again (after each wait and outbound request a run reads its ticket afresh), one sentence each.
+ */
+export type Simulation = { steps: SimulatedStep[]; changes: Record<string, FieldChange>; outbound: Outbound[]; assumptions: string[] };
 
 export type SimulationOptions = {
   /** The ticket of the run, as its context shows it; null for a run without one. */
   ticket: TicketContext | null;
   /** The branch every wait_for_reply takes. */
   assumeReply: boolean;
+  /** Whether the workspace reopens a pending or solved ticket on a customer reply (docs/contract.md §3). */
+  reopensOnReply: boolean;
   /** When the run would happen: a delay `until` is measured from here, changed tickets get it as updatedAt. */
   now: Date;
   /** Whether a person may be assigned tickets of the workspace (members and admins). */
@@ -60,6 +67,7 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
   const nodes = nodeById(graph);
   const steps: SimulatedStep[] = [];
   const outbound: Outbound[] = [];
+  const assumptions: string[] = [];
   const changes: Record<string, FieldChange> = {};
   let ticket = opts.ticket;
   let current: RunContext = context;
@@ -94,13 +102,17 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
       case 'delay': {
         // An instant in the past does not wait.
         step.waitSeconds = action.seconds ?? Math.max(0, Math.ceil(((parseIsoInstant(action.until) ?? 0) - opts.now.getTime()) / 1000));
+        assumeUnchanged(node.id, 'the delay');
         return undefined;
       }
       case 'wait_for_reply':
         step.waitSeconds = action.timeoutSeconds;
         step.result = opts.assumeReply;
+        if (opts.assumeReply && ticket) customerReplies(node.id);
+        else assumeUnchanged(node.id, 'the wait');
         return opts.assumeReply;
       case 'http_request':
+        assumeUnchanged(node.id, 'the request');
         outbound.push({
           nodeId: node.id,
           type: 'http_request',
@@ -132,7 +144,25 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
     }
   }
 
-  /** Later nodes see the ticket as changed, as in a run; `changes` keeps each field's first from and last to. */
+  /** A run reads its ticket afresh after a wait; the simulation can only take it as it was (what comes after it decides on it). */
+  const followed = new Set(graph.edges.map((e) => e.source));
+  function assumeUnchanged(nodeId: string, what: string): void {
+    if (ticket && followed.has(nodeId)) assumptions.push(`After "${nodeId}" a run reads the ticket afresh; here it is taken as unchanged by anyone else during ${what}.`);
+  }
+
+  /** The reply a wait_for_reply is assumed to get: it reopens a pending or solved ticket, as a real one would. */
+  function customerReplies(nodeId: string): void {
+    const reopens = opts.reopensOnReply && reopensOnCustomerReply(ticket!.status as TicketStatus);
+    assumptions.push(
+      `"${nodeId}" is taken as answered by the customer in time${reopens ? `, which reopens the ${ticket!.status} ticket` : ''}; otherwise the ticket is taken as unchanged during the wait.`,
+    );
+    if (reopens) setTicket({ ...ticket!, status: 'open', resolutionType: null, updatedAt: opts.now.toISOString() });
+  }
+
+  /**
+   * Later nodes see the ticket as changed, as in a run; `changes` keeps each field's first from
+   * and last to (a reopen by an assumed reply included: it is how the run would leave the ticket).
+   */
   function setTicket(next: TicketContext): void {
     for (const field of ['status', 'priority', 'assignedTo', 'resolutionType', 'tags'] as const) {
       const from = ticket![field];
@@ -151,7 +181,7 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
   } catch (err) {
     if (!(err instanceof StepFailed)) throw err;
   }
-  return { steps, changes, outbound };
+  return { steps, changes, outbound, assumptions };
 }
 
 function noTicket(action: ActionData): Error {

@@ -59,19 +59,20 @@ export class RunBookkeeping {
   /**
    * Records the end of a run; an execution that already ended keeps its first outcome. A step
    * still waiting (a delay or wait_for_reply cut short by a cancel or by a failure on another
-   * branch) ends with it, as failed with the reason: no finished execution shows a step waiting.
+   * branch) ends with it, as cancelled with the reason: no finished execution shows a step waiting.
    */
   async finish(executionId: string, status: 'completed' | 'failed' | 'cancelled', error: string | null, steps: StepRecord[] = []): Promise<void> {
     const now = new Date();
     await this.em.transactional(async (em) => {
       const ended = await em.nativeUpdate(Execution, { id: executionId, status: { $in: ['pending', 'running'] } }, { status, error, completedAt: now });
       if (ended === 0) return;
-      await this.recordSteps(executionId, steps, em);
+      // A node never reached carries the time the execution ended.
+      await this.recordSteps(executionId, steps.map((step) => (step.status === 'not_reached' ? { ...step, startedAt: now, completedAt: now } : step)), em);
       if (status === 'completed') return;
       await em.nativeUpdate(
         ExecutionStep,
         { execution: executionId, status: 'waiting' },
-        { status: 'failed', completedAt: now, error: status === 'cancelled' ? 'The execution was cancelled while this step was waiting.' : 'The execution failed elsewhere while this step was waiting.' },
+        { status: 'cancelled', completedAt: now, error: status === 'cancelled' ? 'Not waited out: the execution was cancelled.' : 'Not waited out: the execution failed elsewhere.' },
       );
     });
   }

@@ -55,7 +55,11 @@ const ExecutionSchema = defineEntity({
 export class Execution extends ExecutionSchema.class {}
 ExecutionSchema.setClass(Execution);
 
-export const STEP_STATUSES = ['passed', 'completed', 'failed', 'waiting', 'running'] as const;
+/**
+ * `cancelled`: a wait cut short (the execution was cancelled, or failed on another branch);
+ * `not_reached`: a node the run never came to because it ended first.
+ */
+export const STEP_STATUSES = ['passed', 'completed', 'failed', 'waiting', 'running', 'cancelled', 'not_reached'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
 const ExecutionStepSchema = defineEntity({

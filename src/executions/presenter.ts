@@ -6,13 +6,16 @@ import { EXECUTION_STATUSES, STEP_STATUSES, type Execution, type ExecutionStep }
 export const publicStep = z
   .strictObject({
     nodeId: z.string(),
-    status: z.enum(STEP_STATUSES),
+    status: z.enum(STEP_STATUSES).meta({
+      description:
+        '`passed` (trigger, condition), `completed` or `failed` (action), `waiting` (a delay or wait_for_reply under way), `running`, `cancelled` (a wait cut short: the execution was cancelled or failed on another branch), `not_reached` (the execution ended before it came to this node; its times are when it ended). Nodes on branches not taken are not listed.',
+    }),
     result: z.unknown().optional().meta({
       description: 'Only when the node has one: true/false for a condition or wait_for_reply, { messageId } for send_reply, { status, body, truncated } for http_request.',
     }),
     startedAt: timestamp(),
     completedAt: timestamp().nullable().meta({ description: 'Null while waiting.' }),
-    error: z.string().optional().meta({ description: 'Only on a failed step: the reason.' }),
+    error: z.string().optional().meta({ description: 'Only on a failed or cancelled step: the reason.' }),
   })
   .meta({ id: 'ExecutionStep' });
 

@@ -56,6 +56,7 @@ export { renderAction, renderTemplate, renderTemplateDeep, templatePaths } from 
 export { GraphWalker, findTriggerNode, isBranchingNode, nodeById, outcomeEdges } from './walker.ts';
 export { walkToFirstAction, type PassedStep } from './prefix.ts';
 export { walk } from './walk.ts';
+export { needsTicketSentence, ticketActionsReached, TICKETLESS_ACTIONS, type TicketAction } from './needs-ticket.ts';
 export { cronProblem } from './cron.ts';
 export { MAX_PROGRAM_SIZE, patternProblem } from './regex.ts';
 export { isValidTimeZone } from './validate-trigger.ts';

@@ -12,6 +12,7 @@ import { checkConditionData } from './validate-conditions.ts';
 import { checkReachable, checkCycles, checkTriggerCount } from './validate-topology.ts';
 import type { EdgeRef, NodeRef } from './validate-topology.ts';
 import { checkTriggerData } from './validate-trigger.ts';
+import { needsTicketSentence, ticketActionsReached } from './needs-ticket.ts';
 
 export const MAX_NODES = 200;
 export const MAX_EDGES = 500;
@@ -68,7 +69,25 @@ export function validateGraph(input: unknown, triggerType: TriggerType): GraphVa
   if (trigger !== undefined) checkReachable(issues, nodeRefs, edgeRefs, trigger);
 
   if (issues.count > 0) return { ok: false, issues: issues.list() };
-  return { ok: true, graph: input as unknown as WorkflowGraph };
+  const graph = input as unknown as WorkflowGraph;
+  if (triggerType === 'scheduled' && trigger !== undefined) checkScheduledTicket(issues, graph, trigger.index);
+  if (issues.count > 0) return { ok: false, issues: issues.list() };
+  return { ok: true, graph };
+}
+
+/**
+ * A scheduled workflow without a ticketFilter runs once per tick with no ticket, so an action
+ * that needs one could only fail every tick: say so when it is saved.
+ */
+function checkScheduledTicket(issues: IssueList, graph: WorkflowGraph, triggerIndex: number): void {
+  const trigger = graph.nodes[triggerIndex];
+  if (trigger.type !== 'trigger' || (trigger.data as { ticketFilter?: unknown }).ticketFilter !== undefined) return;
+  const needy = ticketActionsReached(graph, { data: {} });
+  if (needy.length === 0) return;
+  issues.add(
+    `${ROOT}.nodes[${triggerIndex}].data.ticketFilter`,
+    `${nodeName(trigger.id, triggerIndex)}: ${needsTicketSentence(needy)}, so this scheduled workflow needs a ticketFilter (without one a tick runs once, with no ticket)`,
+  );
 }
 
 /** Checks each node; returns the usable ones (valid id and type, first of each id) by id. */

@@ -9,7 +9,7 @@ import { ticketContext } from '../tickets/context.ts';
 import { reopensOnCustomerReply } from '../tickets/policy.ts';
 import type { InitialMessageWriter } from '../tickets/service.ts';
 import { readTicket, type TicketRecord } from '../tickets/store.ts';
-import { Workspace } from '../workspaces/entity.ts';
+import { reopensOnCustomerReplyIn } from '../workspaces/settings.ts';
 import { Message, type Direction } from './entity.ts';
 import { presentMessage } from './presenter.ts';
 import { insertMessage, messageByIdempotencyKey, type MessageRecord } from './store.ts';
@@ -81,7 +81,7 @@ export class MessageService {
       const message = nextMessage(before, input, now);
       const ticket: TicketRecord = { ...before, messageSeq: message.seq, updatedAt: now };
       const customerReply = isCustomerReply(before, input);
-      const reopens = customerReply && reopensOnCustomerReply(before.status) && (await reopensInWorkspace(em, workspaceId));
+      const reopens = customerReply && reopensOnCustomerReply(before.status) && (await reopensOnCustomerReplyIn(em, workspaceId));
       if (reopens) Object.assign(ticket, { status: 'open', resolutionType: null });
       await sql(em, 'update "tickets" set "message_seq" = $2, "updated_at" = $3, "status" = $4, "resolution_type" = $5 where "id" = $1', [
         ticket.id,
@@ -138,10 +138,4 @@ export class MessageService {
     // Stored times have millisecond precision: "strictly before" a finer instant is before its next millisecond.
     return { createdAt: { $lt: new Date(Math.ceil(at)) } };
   }
-}
-
-/** docs/contract.md §3: the workspace setting that lets a customer reply reopen a ticket (on by default). */
-async function reopensInWorkspace(em: EntityManager, workspaceId: string): Promise<boolean> {
-  const workspace = await em.findOneOrFail(Workspace, { id: workspaceId }, { fields: ['reopenOnCustomerReply'] });
-  return workspace.reopenOnCustomerReply;
 }

@@ -9,7 +9,8 @@ import { OutboxEvent } from '../../src/events/entity.ts';
 import type { ActionData } from '../../src/graph/index.ts';
 import type { Logger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
-import { ticketContext } from '../../src/tickets/context.ts';
+import { ticketContext, type TicketContext } from '../../src/tickets/context.ts';
+import { readTicket } from '../../src/tickets/store.ts';
 import { ticketChangeOf } from '../../src/tickets/change.ts';
 import { runTickBatch, unfinishedEarlierTickRuns } from '../../src/triggers/ticks.ts';
 import { performHttpRequest, type HttpRequestOptions, type HttpResult } from './http-request.ts';
@@ -79,6 +80,22 @@ export function createActivities(deps: ActivityDeps) {
 
     async recordSteps(input: { executionId: string; steps: StepInput[] }): Promise<void> {
       await bookkeeping().recordSteps(input.executionId, input.steps.map(toRecord));
+    },
+
+    /**
+     * A run going on after a wait (or an outbound request): records the steps walked since its
+     * last write and reads the ticket as it is now, so that what comes next decides on the
+     * present. Null when the ticket is gone.
+     */
+    async resumeRun(input: { executionId: string; workspaceId: string; ticketId: string; steps: StepInput[] }): Promise<{ ticket: TicketContext | null }> {
+      const em = deps.orm.em.fork();
+      await new RunBookkeeping(em).recordSteps(input.executionId, input.steps.map(toRecord));
+      try {
+        return { ticket: ticketContext(await readTicket(em, input.workspaceId, input.ticketId)) };
+      } catch (err) {
+        if (err instanceof AppError && err.status === 404) return { ticket: null };
+        throw err;
+      }
     },
 
     async finishRun(input: { executionId: string; status: 'completed' | 'failed' | 'cancelled'; error: string | null; steps: StepInput[] }): Promise<void> {

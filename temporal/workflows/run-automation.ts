@@ -4,6 +4,7 @@ import {
   condition,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -38,6 +39,13 @@ function outbound(node: GraphNode) {
 /** The execution ended before it began (cancelled meanwhile): nothing to run, nothing to record. */
 class NotRunning extends Error {}
 
+// Changes to runs in flight (docs/automations.md, "What a run sees"); histories made before
+// them replay as they ran (test/engine/replay.test.ts).
+/** After a wait or an outbound request the run reads its ticket afresh. */
+const TICKET_AFTER_WAITS = 'ticket-after-waits';
+/** When an action fails, the other branches settle and every node's outcome is recorded. */
+const BRANCHES_SETTLE = 'branches-settle-on-failure';
+
 /**
  * Runs one execution of a workflow graph (docs/automations.md): starts at the trigger, follows
  * edges, runs fan-out branches in parallel and each join once, and ends the execution
@@ -51,6 +59,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
   });
 
   let context: RunContext = input.context;
+  const root = CancellationScope.current();
   const nodes = nodeById(input.graph);
   const walker = new GraphWalker(input.graph);
   const unrecorded: StepInput[] = [];
@@ -68,23 +77,59 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
   // times come from the worker's clock. A step never starts before what led to it ended.
   let clock = 0;
   const now = () => new Date(Math.max(Date.now(), clock));
-  /** What the run waits for, shown as its current details in the Web UI (branches may wait at once). */
-  const waits = new Set<string>();
+  /**
+   * What the run waits for, shown as its current details in the Web UI (branches may wait at
+   * once). Each wait has a scope of its own, so that a failure elsewhere can end it alone.
+   */
+  const waits = new Map<string, CancellationScope>();
   async function waiting<T>(what: string, wait: (summary: string) => Promise<T>): Promise<T> {
-    waits.add(what);
-    setCurrentDetails(`Waiting: ${[...waits].join('; ')}`);
+    const scope = new CancellationScope();
+    waits.set(what, scope);
+    setCurrentDetails(`Waiting: ${[...waits.keys()].join('; ')}`);
     try {
-      return await wait(what);
+      return await scope.run(() => wait(what));
     } finally {
       waits.delete(what);
-      setCurrentDetails(waits.size ? `Waiting: ${[...waits].join('; ')}` : '');
+      setCurrentDetails(waits.size ? `Waiting: ${[...waits.keys()].join('; ')}` : '');
     }
   }
 
+  /** The node whose failure ends the run, once one failed; waits elsewhere are then cut short. */
+  let failedNode: string | null = null;
+  function branchFailed(nodeId: string): void {
+    failedNode = nodeId;
+    for (const scope of waits.values()) scope.cancel();
+  }
+
+  /** After a wait or an outbound request: the step is recorded and the run goes on with the ticket as it is now. */
+  async function resumed(step: StepInput): Promise<void> {
+    if (!input.ticketId || !patched(TICKET_AFTER_WAITS)) {
+      unrecorded.push(step);
+      return;
+    }
+    const { ticket } = await local.resumeRun({ executionId, workspaceId: input.workspaceId, ticketId: input.ticketId, steps: [...take(), step] });
+    if (ticket) context = { ...context, ticket };
+  }
+
   let visited = 0;
+  const visitedIds = new Set<string>();
   async function runNode(node: GraphNode): Promise<boolean | undefined> {
     const startedAt = now();
     const seq = ++visited;
+    visitedIds.add(node.id);
+    try {
+      return await runVisited(node, startedAt, seq);
+    } catch (err) {
+      // A wait cut short because another branch failed: the branch ends here, and says why.
+      if (failedNode !== null && isCancellation(err) && !root.consideredCancelled) {
+        unrecorded.push({ nodeId: node.id, seq, status: 'cancelled', startedAt, completedAt: now(), error: `Not waited out: node "${failedNode}" failed.` });
+        return undefined;
+      }
+      throw err;
+    }
+  }
+
+  async function runVisited(node: GraphNode, startedAt: Date, seq: number): Promise<boolean | undefined> {
     if (node.type === 'trigger') {
       unrecorded.push({ nodeId: node.id, seq, status: 'passed', startedAt, completedAt: startedAt });
       return undefined;
@@ -100,7 +145,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
       await local.recordSteps({ executionId, steps: [...take(), { nodeId: node.id, seq, status: 'waiting', startedAt, completedAt: null }] });
       const ms = action.seconds !== undefined ? action.seconds * 1000 : (parseIsoInstant(action.until) ?? 0) - Date.now();
       if (ms > 0) await waiting(`${node.id}: delay until ${new Date(Date.now() + ms).toISOString()}`, (summary) => sleep(ms, { summary }));
-      unrecorded.push({ nodeId: node.id, seq, status: 'completed', startedAt, completedAt: now() });
+      await resumed({ nodeId: node.id, seq, status: 'completed', startedAt, completedAt: now() });
       return undefined;
     }
     if (action.actionType === 'wait_for_reply') {
@@ -109,7 +154,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
       const replied = await waiting(`${node.id}: wait_for_reply from the customer until ${until}`, (summary) =>
         waitForReply(startedAt.getTime(), action.timeoutSeconds * 1000, summary),
       );
-      unrecorded.push({ nodeId: node.id, seq, status: 'completed', result: replied, startedAt, completedAt: now() });
+      await resumed({ nodeId: node.id, seq, status: 'completed', result: replied, startedAt, completedAt: now() });
       return replied;
     }
     return runAction(node, action, startedAt, seq);
@@ -144,7 +189,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
     try {
       if (action.actionType === 'http_request') {
         outcome = { result: await outbound(node).httpRequest(request) };
-        unrecorded.push({ nodeId: node.id, seq, status: 'completed', result: outcome.result, startedAt, completedAt: now() });
+        await resumed({ nodeId: node.id, seq, status: 'completed', result: outcome.result, startedAt, completedAt: now() });
       } else {
         outcome = await local.runAction({ ...request, steps: take() });
         clock = Math.max(clock, parseIsoInstant(outcome.completedAt ?? '') ?? 0);
@@ -153,16 +198,30 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
       if (isCancellation(err)) throw err;
       const reason = failureMessage(err);
       unrecorded.push({ nodeId: node.id, seq, status: 'failed', startedAt, completedAt: now(), error: reason });
+      if (failedNode === null && patched(BRANCHES_SETTLE)) branchFailed(node.id);
       throw ApplicationFailure.nonRetryable(`Node "${node.id}" (${action.actionType}) failed: ${reason}`, 'ActionFailed');
     }
     if (outcome.ticket) context = { ...context, ticket: outcome.ticket };
     return undefined;
   }
 
-  const finish = (status: 'completed' | 'failed' | 'cancelled', error: string | null) => local.finishRun({ executionId, status, error, steps: take() });
+  /**
+   * Nodes the run never came to because it ended first (not those on branches not taken): with
+   * them the steps tell what the run did, what it cut short and what it never did.
+   */
+  const notReached = (): StepInput[] => {
+    const skipped = new Set(walker.skipped());
+    const at = now();
+    return input.graph.nodes
+      .filter((n) => !visitedIds.has(n.id) && !skipped.has(n.id))
+      .map((n) => ({ nodeId: n.id, status: 'not_reached' as const, startedAt: at, completedAt: at }));
+  };
+  const finish = (status: 'completed' | 'failed' | 'cancelled', error: string | null) =>
+    local.finishRun({ executionId, status, error, steps: status === 'completed' ? take() : [...take(), ...notReached()] });
 
   try {
-    await walk(walker, (id) => runNode(nodes.get(id)!));
+    // When a branch fails, the others settle first (their waits cut short), so that every step is recorded.
+    await walk(walker, (id) => runNode(nodes.get(id)!), { settle: () => failedNode !== null });
     await begin();
     await finish('completed', null);
   } catch (err) {

@@ -73,8 +73,10 @@ describe('POST /api/workflows/:id/backtest', () => {
     const res = await backtest({});
     expectStatus(res, 200);
     expect(keysOf(res.body)).toEqual(['backtest']);
-    expect(keysOf(res.body.backtest)).toEqual(['actionsWouldRun', 'eventsExamined', 'matched', 'sample']);
-    const { eventsExamined, matched, actionsWouldRun, sample } = res.body.backtest;
+    expect(keysOf(res.body.backtest)).toEqual(['actionsWouldRun', 'assumptions', 'eventsExamined', 'matched', 'sample']);
+    const { eventsExamined, matched, actionsWouldRun, sample, assumptions } = res.body.backtest;
+    // This graph has no wait: the only assumption is which ticket each event is replayed on.
+    expect(assumptions).toEqual(['Each event is replayed on the ticket as the event recorded it, not as it is now.']);
     expect({ eventsExamined, matched, actionsWouldRun }).toEqual({ eventsExamined: 3, matched: 2, actionsWouldRun: { set_status: 2, send_reply: 2 } });
     expect(sample.map((s: Json) => [s.eventId, s.ticketId])).toEqual([
       [events.b.id, events.b.ticketId],

@@ -58,8 +58,10 @@ describe('POST /api/workflows/:id/dry-run', () => {
     const res = await dryRun(workflow.id, { ticketId: ticket.id });
     expectStatus(res, 200);
     expect(keysOf(res.body)).toEqual(['dryRun']);
-    expect(keysOf(res.body.dryRun)).toEqual(['changes', 'outbound', 'steps']);
-    const { steps, changes, outbound } = res.body.dryRun;
+    expect(keysOf(res.body.dryRun)).toEqual(['assumptions', 'changes', 'outbound', 'steps']);
+    const { steps, changes, outbound, assumptions } = res.body.dryRun;
+    // The request ends the run: nothing after it would look at the ticket again.
+    expect(assumptions).toEqual([]);
     expect(steps.map((s: Json) => [s.nodeId, s.status])).toEqual([
       ['created', 'passed'],
       ['is-urgent', 'passed'],
@@ -111,6 +113,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
       ],
       changes: { tags: { from: [], to: ['routine'] } },
       outbound: [],
+      assumptions: [],
     });
   });
 
@@ -220,6 +223,11 @@ describe('POST /api/workflows/:id/dry-run', () => {
         { nodeId: 'wait', status: 'completed', action: { actionType: 'wait_for_reply', timeoutSeconds: 432_000 }, waitSeconds: 432_000, result: false },
         { nodeId: 'close', status: 'completed', action: { actionType: 'set_status', status: 'closed' } },
       ]);
+      // A run reads the ticket afresh after each wait; the dry run says it took it as unchanged.
+      expect(res.body.dryRun.assumptions).toEqual([
+        'After "pause" a run reads the ticket afresh; here it is taken as unchanged by anyone else during the delay.',
+        'After "wait" a run reads the ticket afresh; here it is taken as unchanged by anyone else during the wait.',
+      ]);
     });
 
     it('wait_for_reply takes the true branch with assumeReply: true', async () => {
@@ -234,6 +242,32 @@ describe('POST /api/workflows/:id/dry-run', () => {
         ['thanks', null],
       ]);
       expect(res.body.dryRun.changes).toEqual({ tags: { from: [], to: ['answered'] } });
+      expect(res.body.dryRun.assumptions[1]).toBe('"wait" is taken as answered by the customer in time; otherwise the ticket is taken as unchanged during the wait.');
+    });
+
+    it('an assumed reply reopens a pending ticket, as a real one would, and what follows sees it open', async () => {
+      const workflow = await createWorkflow(api, {
+        triggerType: 'ticket_updated',
+        workflowJson: graph(
+          [
+            triggerNode('ticket_updated', 'updated'),
+            actionNode('wait', { actionType: 'wait_for_reply', timeoutSeconds: 3600 }),
+            conditionNode('still-pending', { field: 'ticket.status', operator: 'equals', value: 'pending' }),
+            actionNode('close', { actionType: 'set_status', status: 'closed' }),
+            actionNode('thanks', { actionType: 'send_reply', body: 'Thanks! Your ticket is {{ticket.status}} again.' }),
+          ],
+          [edge('updated', 'wait'), edge('wait', 'thanks', 'true'), edge('wait', 'still-pending', 'false'), edge('still-pending', 'close', 'true')],
+        ),
+      });
+      const ticket = await createTicket(api);
+      await setStatus(api, ticket.id, 'pending');
+      const answered = (await dryRun(workflow.id, { ticketId: ticket.id, assumeReply: true })).body.dryRun;
+      expect(answered.outbound.map((o: Json) => o.body)).toEqual(['Thanks! Your ticket is open again.']);
+      expect(answered.changes).toEqual({ status: { from: 'pending', to: 'open' } });
+      expect(answered.assumptions).toEqual(['"wait" is taken as answered by the customer in time, which reopens the pending ticket; otherwise the ticket is taken as unchanged during the wait.']);
+      const silent = (await dryRun(workflow.id, { ticketId: ticket.id })).body.dryRun;
+      expect(silent.steps.map((s: Json) => s.nodeId)).toEqual(['updated', 'wait', 'still-pending', 'close']);
+      expect(silent.changes.status).toEqual({ from: 'pending', to: 'closed' });
     });
 
     it('a delay until a date reports the seconds left until then', async () => {
@@ -317,7 +351,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
     const workflow = await createWorkflow(api, { triggerType: 'manual', workflowJson: graph([triggerNode('manual', 'go')], []) });
     const res = await api.post(`/api/workflows/${workflow.id}/dry-run`);
     expectStatus(res, 200);
-    expect(res.body.dryRun).toEqual({ steps: [{ nodeId: 'go', status: 'passed' }], changes: {}, outbound: [] });
+    expect(res.body.dryRun).toEqual({ steps: [{ nodeId: 'go', status: 'passed' }], changes: {}, outbound: [], assumptions: [] });
   });
 });
 

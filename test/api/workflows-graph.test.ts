@@ -392,7 +392,7 @@ describe('a valid complex graph', () => {
 
   it.each([
     ['scheduled', { cron: '0 9 * * 1-5', timezone: 'Europe/Paris', ticketFilter: { status: ['pending'], idleForSeconds: 86400 } }],
-    ['scheduled', { intervalSeconds: 300 }],
+    ['scheduled', { intervalSeconds: 300, ticketFilter: { tagsAny: ['vip'] } }],
     ['manual', {}],
     ['webhook', {}],
     ['message_received', {}],

@@ -127,7 +127,7 @@ describe('PATCH /api/workflows/:id: triggerType', () => {
   });
 
   it('retypes a scheduled trigger to an event trigger, dropping the schedule it no longer has a use for', async () => {
-    const scheduled = triggerNode('scheduled', 'trigger', { cron: '0 9 * * 1-5', timezone: 'Europe/Paris', label: 'Weekdays' });
+    const scheduled = triggerNode('scheduled', 'trigger', { cron: '0 9 * * 1-5', timezone: 'Europe/Paris', ticketFilter: { status: ['pending'] }, label: 'Weekdays' });
     const created = await createWorkflow(api, {
       triggerType: 'scheduled',
       workflowJson: { nodes: [scheduled, actionNode('tag-it')], edges: [edge('trigger', 'tag-it')] },
@@ -379,7 +379,7 @@ describe('PATCH then trigger: the execution records the version', () => {
   it('runs the version current when it was triggered', async () => {
     const created = await createWorkflow(api, { triggerType: 'manual' });
     const first = await triggerWorkflow(api, created.id);
-    await patchWorkflow(api, created.id, { workflowJson: graphWith(actionNode('tag-it'), 'manual') });
+    await patchWorkflow(api, created.id, { workflowJson: graphWith(actionNode('pause', { actionType: 'delay', seconds: 60 }), 'manual') });
     const second = await triggerWorkflow(api, created.id);
     expect(first.workflowVersion).toBe(1);
     expect(second.workflowVersion).toBe(2);

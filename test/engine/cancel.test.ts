@@ -29,9 +29,10 @@ describe('cancelling an execution', () => {
     const [ended] = await finishedExecutions(api, workflowId, 1, 10_000);
     expect(ended).toMatchObject({ id: waiting.id, status: 'cancelled', error: null });
     expect(ended.completedAt).not.toBeNull();
-    expect(stepOf(ended, 'follow-up')).toBeUndefined();
+    // The node after the delay is listed as never reached.
+    expect(stepOf(ended, 'follow-up')).toMatchObject({ status: 'not_reached', completedAt: ended.completedAt });
     // The cut-short delay does not stay `waiting` on a finished execution.
-    expect(stepOf(ended, 'wait')).toMatchObject({ status: 'failed', error: 'The execution was cancelled while this step was waiting.' });
+    expect(stepOf(ended, 'wait')).toMatchObject({ status: 'cancelled', error: 'Not waited out: the execution was cancelled.' });
     expect(stepOf(ended, 'wait')?.completedAt).toBe(ended.completedAt);
     expect((await readTicket(api, ticketId)).tags).toEqual([]);
 

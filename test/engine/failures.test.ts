@@ -11,10 +11,12 @@ import {
   useEngineApp,
   workspaceWithWorkflow,
 } from '../helpers/engine.ts';
-import { actionNode } from '../helpers/workflows.ts';
+import { actionNode, conditionNode } from '../helpers/workflows.ts';
 
 // docs/contract.md §4/§5: a failing action fails the execution, naming the node, with a readable
-// reason; nothing after it runs.
+// reason; nothing after it runs, and the steps say so: the other branches settle (a wait is cut
+// short as `cancelled`, an action under way ends as it ends) and the nodes never come to are
+// `not_reached`.
 
 const app = useEngineApp(); // no httpAllow: private addresses are refused
 
@@ -33,6 +35,7 @@ describe('a failing action', () => {
     expect(stepStates(execution)).toEqual([
       ['start', 'passed'],
       ['assign', 'failed'],
+      ['after', 'not_reached'],
     ]);
     expect(stepOf(execution, 'assign')!.error).toMatch(/ghost-user/);
     expect(stepOf(execution, 'assign')!.error).toMatch(/not a current member/);
@@ -52,18 +55,45 @@ describe('a failing action', () => {
     const [execution] = await finishedExecutions(api, workflowId, 1, 15_000);
     expect(execution.status).toBe('failed');
     expect(stepOf(execution, 'assign')?.status).toBe('failed');
-    expect(stepOf(execution, 'pause')).toMatchObject({ status: 'failed', error: 'The execution failed elsewhere while this step was waiting.' });
+    expect(stepOf(execution, 'pause')).toMatchObject({ status: 'cancelled', error: 'Not waited out: node "assign" failed.' });
+    expect(stepOf(execution, 'pause')!.completedAt).not.toBeNull();
   });
 
-  it('an action that needs a ticket fails a run that has none', async () => {
-    const { api, workflowId } = await workspaceWithWorkflow(app, 'manual', 'start > reply', [actionNode('reply', { actionType: 'send_reply', body: 'Hello' })]);
-    expect((await api.post(`/api/workflows/${workflowId}/trigger`, {})).status).toBe(202);
+  it('two branches failing at once both record their failure, and what follows them is not reached', async () => {
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > first > join, start > second > join, start > tag', [
+      actionNode('first', { actionType: 'assign_ticket', assignTo: 'ghost-one' }),
+      actionNode('second', { actionType: 'assign_ticket', assignTo: 'ghost-two' }),
+      actionNode('tag', { actionType: 'add_tag', tag: 'seen' }),
+      actionNode('join', { actionType: 'set_priority', priority: 'high' }),
+    ]);
+    const ticketId = await openTicket(api);
 
     const [execution] = await finishedExecutions(api, workflowId);
-    expect(execution).toMatchObject({ status: 'failed', ticketId: null });
-    expect(stepOf(execution, 'reply')).toMatchObject({ status: 'failed' });
-    expect(stepOf(execution, 'reply')!.error).toMatch(/needs a ticket/);
-    expect(execution.error).toMatch(/reply/);
+    expect(execution.status).toBe('failed');
+    expect(Object.fromEntries(stepStates(execution))).toEqual({ start: 'passed', first: 'failed', second: 'failed', tag: 'completed', join: 'not_reached' });
+    expect(stepOf(execution, 'first')!.error).toMatch(/ghost-one/);
+    expect(stepOf(execution, 'second')!.error).toMatch(/ghost-two/);
+    // The not-reached node is listed last, at the time the execution ended.
+    expect(execution.steps.at(-1)).toMatchObject({ nodeId: 'join', startedAt: execution.completedAt, completedAt: execution.completedAt });
+    expect(await readTicket(api, ticketId)).toMatchObject({ assignedTo: null, priority: 'medium', tags: ['seen'] });
+  });
+
+  it('a branch not taken is not listed, a branch cut short is', async () => {
+    const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-vip >true vip, is-vip >false assign > done', [
+      conditionNode('is-vip', { field: 'ticket.priority', operator: 'equals', value: 'urgent' }),
+      actionNode('vip', { actionType: 'add_tag', tag: 'vip' }),
+      actionNode('assign', { actionType: 'assign_ticket', assignTo: 'ghost-user' }),
+      actionNode('done', { actionType: 'add_tag', tag: 'done' }),
+    ]);
+    await openTicket(api);
+
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(stepStates(execution)).toEqual([
+      ['start', 'passed'],
+      ['is-vip', 'passed'],
+      ['assign', 'failed'],
+      ['done', 'not_reached'],
+    ]);
   });
 
   it('an http_request to a private address is refused and fails the run', async () => {
@@ -76,7 +106,7 @@ describe('a failing action', () => {
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution.status).toBe('failed');
     expect(stepOf(execution, 'notify')!.error).toMatch(/Refused to connect to 127\.0\.0\.1/);
-    expect(stepOf(execution, 'reply')).toBeUndefined();
+    expect(stepOf(execution, 'reply')?.status).toBe('not_reached');
     expect(execution.error).toMatch(/notify/);
     expect((await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound')).toEqual([]);
   });

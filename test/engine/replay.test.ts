@@ -11,8 +11,10 @@ import { historyFromJson } from './fixtures/history-json.ts';
 // representative execution (a condition, two actions in parallel and their join, a delay, a
 // wait_for_reply timing out, a reply), made by fixtures/record-run-graph-history.ts:
 // run-graph-v1.json by runGraph (the first run workflow, still registered for runs started
-// before runAutomation), run-automation-v1.json by runAutomation. The current workflow code
-// must replay each exactly.
+// before runAutomation), run-automation-v1.json by runAutomation before runs read their ticket
+// after waits, run-automation-v2.json after (its patch markers), and
+// run-automation-v2-failure.json a run failing on one branch while another waits. The current
+// workflow code must replay each exactly.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Replay workers report each state change at INFO; keep warnings and errors.
@@ -43,6 +45,22 @@ describe('replaying saved run histories', () => {
     const types = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : null)).filter(Boolean);
     expect(types).toEqual(['timer', 'timer']);
     expect(markers).toBeGreaterThanOrEqual(7);
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('run-automation-v2 replays: after each wait the run reads its ticket (a local activity), under its patch marker', async () => {
+    const history = await savedHistory('run-automation-v2.json');
+    const patches = history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length;
+    expect(patches).toBeGreaterThanOrEqual(1);
+    expect(history.events!.filter((e) => e.timerStartedEventAttributes).length).toBe(2);
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('run-automation-v2-failure replays: a failure on one branch cancels the timer of another', async () => {
+    const history = await savedHistory('run-automation-v2-failure.json');
+    expect(history.events!.some((e) => e.timerCanceledEventAttributes)).toBe(true);
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });

@@ -13,7 +13,8 @@ const tag = (id: string, value: string) => ({ id, type: 'action', data: { action
 describe('delay', () => {
   it.each([
     ['seconds', () => ({ seconds: 1 })],
-    ['until', () => ({ until: new Date(Date.now() + 1_500).toISOString() })],
+    // Far enough ahead that a busy machine still starts the run before the instant passes.
+    ['until', () => ({ until: new Date(Date.now() + 5_000).toISOString() })],
   ])('with %s waits, then runs the next node', async (_kind, params) => {
     const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > pause > after', [
       start,

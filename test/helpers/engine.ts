@@ -196,6 +196,19 @@ export async function executionAtStep(api: Client, workflowId: string, nodeId: s
 }
 
 /**
+ * The execution of the workflow that went through `nodeId`, once `until` holds for it (default:
+ * it finished). Other updates of a ticket start runs of the same workflow that stop earlier.
+ */
+export async function runThrough(api: Client, workflowId: string, nodeId: string, until: (e: ExecutionView) => boolean = isFinished, timeoutMs = 30_000): Promise<ExecutionView> {
+  return eventually(async () => {
+    const run = (await listExecutions(api, workflowId)).find((e) => e.steps.some((s) => s.nodeId === nodeId));
+    return run && until(run) ? run : undefined;
+  }, timeoutMs, `the execution of workflow ${workflowId} through node ${nodeId}`);
+}
+
+export const isFinished = (e: ExecutionView) => ['completed', 'failed', 'cancelled'].includes(e.status);
+
+/**
  * Waits until the relay has delivered every event of the workspace and no execution of it is
  * unfinished: nothing more will start unless something new happens. Returns the events.
  */

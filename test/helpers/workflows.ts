@@ -82,8 +82,11 @@ export const graphWith = (node: Json, triggerType = 'ticket_created'): Json => (
   edges: [edge('trigger', String(node.id))],
 });
 
-/** A workflow whose run reaches an action whatever the context: its executions need the engine (pending without one). */
-export const runnable = (triggerType = 'ticket_created') => ({ triggerType, workflowJson: graphWith(actionNode('tag-it'), triggerType) });
+/**
+ * A workflow whose run reaches an action whatever the context, one that needs no ticket (a run
+ * without one is accepted): its executions need the engine (pending without one).
+ */
+export const runnable = (triggerType = 'ticket_created') => ({ triggerType, workflowJson: graphWith(actionNode('pause', { actionType: 'delay', seconds: 60 }), triggerType) });
 
 /** A small valid graph: trigger → condition → (true) add_tag. */
 export const simpleGraph = (triggerType = 'ticket_created', tag = 'vip'): Json => ({

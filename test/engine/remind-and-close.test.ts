@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../cli/run-cli.ts';
+import { engineWorkspace, openTicket, readMessages, readTicket, runThrough, stepStates, useEngineApp, type ExecutionView } from '../helpers/engine.ts';
+import type { Client } from '../helpers/app.ts';
+
+// The README's "Remind, then close" automation, exactly as the README writes it but with its
+// waits shortened to seconds, in each case its table lists: a run decides after every wait on
+// the ticket as it is then, so a customer who answered is neither reminded nor closed on.
+
+const app = useEngineApp();
+
+/** The workflow the README's shell block creates, with 48 hours → 2 s and 5 days → 3 s. */
+function readmeWorkflow() {
+  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const block = /```sh\n(REMIND=\$\([\s\S]*?)```/.exec(readme)?.[1];
+  if (!block) throw new Error('README has no "Remind, then close" block');
+  const json = /-d '(\{[\s\S]*?\})' \|/.exec(block)?.[1];
+  if (!json) throw new Error('the README block has no JSON body');
+  const body = JSON.parse(json);
+  const shortened = { 172800: 2, 432000: 3 } as Record<number, number>;
+  for (const node of body.workflowJson.nodes) {
+    if (node.data.actionType === 'delay') node.data.seconds = shortened[node.data.seconds] ?? node.data.seconds;
+    if (node.data.actionType === 'wait_for_reply') node.data.timeoutSeconds = shortened[node.data.timeoutSeconds] ?? node.data.timeoutSeconds;
+  }
+  return body;
+}
+
+const CUSTOMER = { customerEmail: 'casey@example.com', customerName: 'Casey', subject: 'Printer on fire' };
+
+/** A workspace with the README's workflow active and a ticket made pending, which starts its run. */
+async function pendingTicket(): Promise<{ api: Client; workflowId: string; ticketId: string }> {
+  const { api } = await engineWorkspace(app);
+  const body = readmeWorkflow();
+  expect(body.workflowJson.nodes.map((n: { id: string }) => n.id)).toEqual(['updated', 'now-pending', 'wait-48h', 'still-pending', 'remind', 'reply-in-5-days', 'still-unanswered', 'close']);
+  const created = await api.post('/api/workflows', body);
+  expect(created.status).toBe(201);
+  const workflowId = created.body.workflow.id;
+  expect((await api.patch(`/api/workflows/${workflowId}`, { isActive: true })).status).toBe(200);
+  const ticketId = await openTicket(api, CUSTOMER);
+  expect((await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'pending' })).status).toBe(200);
+  return { api, workflowId, ticketId };
+}
+
+const waitingAt = (nodeId: string) => (e: ExecutionView) => e.steps.some((s) => s.nodeId === nodeId && s.status === 'waiting');
+const reply = (api: Client, ticketId: string) =>
+  api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Yes! Still smoking, please call me.', senderEmail: CUSTOMER.customerEmail });
+const outbound = async (api: Client, ticketId: string) => (await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound').map((m) => m.body);
+
+describe('the README "Remind, then close" automation', () => {
+  it('without an answer: reminds once, then closes the ticket', async () => {
+    const { api, workflowId, ticketId } = await pendingTicket();
+
+    const run = await runThrough(api, workflowId, 'wait-48h');
+    expect(run.status).toBe('completed');
+    expect(stepStates(run)).toEqual([
+      ['updated', 'passed'],
+      ['now-pending', 'passed'],
+      ['wait-48h', 'completed'],
+      ['still-pending', 'passed'],
+      ['remind', 'completed'],
+      ['reply-in-5-days', 'completed'],
+      ['still-unanswered', 'passed'],
+      ['close', 'completed'],
+    ]);
+    expect(run.steps.find((s) => s.nodeId === 'reply-in-5-days')?.result).toBe(false);
+    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'closed', resolutionType: 'resolved_by_automation' });
+    expect(await outbound(api, ticketId)).toEqual(['Hi Casey, do you still need help with "Printer on fire"?']);
+  });
+
+  it('an answer during the first wait: no reminder, no close', async () => {
+    const { api, workflowId, ticketId } = await pendingTicket();
+    await runThrough(api, workflowId, 'wait-48h', waitingAt('wait-48h'));
+    expect((await reply(api, ticketId)).body.meta.messageAddedEvent).toBe('emitted');
+
+    const run = await runThrough(api, workflowId, 'wait-48h');
+    expect(run.status).toBe('completed');
+    expect(stepStates(run)).toEqual([
+      ['updated', 'passed'],
+      ['now-pending', 'passed'],
+      ['wait-48h', 'completed'],
+      ['still-pending', 'passed'],
+    ]);
+    expect(run.steps.find((s) => s.nodeId === 'still-pending')?.result).toBe(false);
+    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'open', resolutionType: null });
+    expect(await outbound(api, ticketId)).toEqual([]);
+  });
+
+  it('an answer after the reminder: reminded once, not closed', async () => {
+    const { api, workflowId, ticketId } = await pendingTicket();
+    await runThrough(api, workflowId, 'wait-48h', waitingAt('reply-in-5-days'));
+    await reply(api, ticketId);
+
+    const run = await runThrough(api, workflowId, 'wait-48h');
+    expect(run.status).toBe('completed');
+    expect(stepStates(run)).toEqual([
+      ['updated', 'passed'],
+      ['now-pending', 'passed'],
+      ['wait-48h', 'completed'],
+      ['still-pending', 'passed'],
+      ['remind', 'completed'],
+      ['reply-in-5-days', 'completed'],
+    ]);
+    expect(run.steps.find((s) => s.nodeId === 'reply-in-5-days')?.result).toBe(true);
+    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'open', resolutionType: null });
+    expect(await outbound(api, ticketId)).toEqual(['Hi Casey, do you still need help with "Printer on fire"?']);
+  });
+
+  it('a ticket solved by an agent after the reminder is not closed by the run', async () => {
+    const { api, workflowId, ticketId } = await pendingTicket();
+    await runThrough(api, workflowId, 'wait-48h', waitingAt('reply-in-5-days'));
+    await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'solved' });
+
+    const run = await runThrough(api, workflowId, 'wait-48h');
+    expect(run.status).toBe('completed');
+    expect(run.steps.find((s) => s.nodeId === 'still-unanswered')).toMatchObject({ status: 'passed', result: false });
+    expect(run.steps.some((s) => s.nodeId === 'close')).toBe(false);
+    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'solved', resolutionType: 'resolved_by_agent' });
+  });
+});
