@@ -8,6 +8,7 @@ import { readTicket } from '../tickets/store.ts';
 import { contextOf } from '../triggers/event-delivery.ts';
 import { ticketFilterWhere } from '../triggers/ticks.ts';
 import { ticketFilterOf } from '../workflows/schedule-spec.ts';
+import { Mailbox } from '../mail/entity.ts';
 import { Member } from '../workspaces/entity.ts';
 import { reopensOnCustomerReplyIn } from '../workspaces/settings.ts';
 import { BACKTEST_WINDOW_DAYS, type BacktestInput, type DryRunInput } from './schema.ts';
@@ -57,7 +58,8 @@ export class DryRunService {
       };
       const members = await assignableMembers(em, target);
       const reopensOnReply = await reopensOnCustomerReplyIn(em, target.workspace);
-      return simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, reopensOnReply, now, isAssignable: (a) => members.has(a) });
+      const mails = (await em.count(Mailbox, { workspace: target.workspace })) > 0;
+      return simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, reopensOnReply, now, isAssignable: (a) => members.has(a), mails });
     });
   }
 
