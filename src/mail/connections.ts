@@ -21,7 +21,10 @@ export function imapClient(endpoint: ImapEndpoint, credential: MailCredential): 
     logger: false,
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
-    // IDLE is renewed well within the socket timeout; a silent server is noticed within minutes.
+    // IDLE starts a second after the last command (not imapflow's 15 s): only while it runs does
+    // the server announce new mail. It is renewed well within the socket timeout, so a silent
+    // server is noticed within minutes.
+    autoIdleDelay: 1_000,
     maxIdleTime: 4 * 60_000,
     socketTimeout: 5 * 60_000,
   });

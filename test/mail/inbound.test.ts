@@ -4,7 +4,7 @@ import { eventually } from '../helpers/engine.ts';
 import { rawMail } from '../helpers/mail-servers.ts';
 import { connectMailbox, startMailWorker, testSecrets, useMailServers } from '../helpers/mailbox.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
-import { MailReceipt } from '../../src/mail/entity.ts';
+import { Mailbox, MailReceipt } from '../../src/mail/entity.ts';
 import { MailboxService } from '../../src/mail/mailboxes.ts';
 import type { MailWorker } from '../../src/mail/mail-worker.ts';
 
@@ -21,7 +21,7 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
 });
 
-async function setUp(opts: { maxMailBytes?: number } = {}) {
+async function setUp(opts: { maxMailBytes?: number; pollMs?: number } = {}) {
   const ws = await createWorkspace(app.orm);
   const api = client(app.baseUrl, ws.key);
   const mailbox = await connectMailbox(app.orm, servers, ws.workspaceId);
@@ -43,8 +43,11 @@ async function setUp(opts: { maxMailBytes?: number } = {}) {
 
 describe('a new mail', () => {
   it('becomes a ticket within 10 s, from the customer, with its text and sanitised HTML, and is flagged \\Seen after', async () => {
-    const t = await setUp();
+    // No poll within the test: IMAP IDLE is what announces the mail.
+    const t = await setUp({ pollMs: 600_000 });
     t.start();
+    await eventually(async () => ((await app.orm.em.fork().findOneOrFail(Mailbox, { id: t.mailbox.id })).state === 'watching' ? true : undefined), 10_000, 'the watcher');
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // idle, as a mailbox mostly is
     const appended = Date.now();
     const uid = await t.append({
       from: '"Casey Customer" <casey@example.com>',
