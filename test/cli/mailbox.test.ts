@@ -21,7 +21,8 @@ beforeAll(() => {
 });
 
 const run = (...args: string[]) => admin(args, env);
-const slow = { timeout: 120_000 };
+// Each CLI run is a Node process that loads the ORM and checks migrations: generous time on a busy machine.
+const slow = { timeout: 300_000 };
 
 async function newWorkspace(): Promise<string> {
   return jsonOutput(await run('workspace', 'create', '--name', `mail-${randomUUID().slice(0, 8)}`, '--json')).id as string;
