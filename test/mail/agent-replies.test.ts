@@ -26,9 +26,9 @@ afterEach(async () => {
 
 const MEMBERS = [{ userId: 'agent-7' }, { userId: 'lead-1', role: 'admin' as const }];
 
-async function withMailbox() {
+async function withMailbox(opts: { plusAddressing?: boolean } = {}) {
   const { ws, api } = await engineWorkspace(app, MEMBERS);
-  const mailbox = await connectMailbox(app.orm, servers, ws.workspaceId);
+  const mailbox = await connectMailbox(app.orm, servers, ws.workspaceId, opts);
   const worker = startMailWorker(app.orm, new Set([ws.workspaceId]), { deliveries: new PendingMailDeliveries({ orm: app.orm, starter: app.engine, logger: createLogger('silent') }) });
   workers.push(worker);
   return { ws, api, mailbox };
@@ -154,18 +154,33 @@ describe('delivery', () => {
     await mailpit.chaos({ Recipient: { ErrorCode: 451, Probability: 100 } });
     const temporary = await api.post(`/api/v1/tickets/${ticketId}/replies`, { authorId: 'agent-7', body: 'First try is refused for now.' });
     await eventually(async () => ((await delivery(temporary.body.data.id))!.attempts >= 2 ? true : undefined), 20_000, 'retries');
+    expect((await delivery(temporary.body.data.id))!.status).toBe('pending');
+    await mailpit.chaos({});
+    await eventually(async () => ((await delivery(temporary.body.data.id))!.status === 'sent' ? true : undefined), 90_000, 'the temporary refusal sent at last');
+
     await mailpit.chaos({ Recipient: { ErrorCode: 550, Probability: 100 } });
     const permanent = await api.post(`/api/v1/tickets/${ticketId}/replies`, { authorId: 'agent-7', body: 'Refused for good.' });
     const failed = await eventually(async () => {
       const d = await delivery(permanent.body.data.id);
       return d?.status === 'failed' ? d : undefined;
     }, 20_000, 'the permanent failure');
+    expect(failed.attempts).toBe(1);
     expect(failed.lastError).toMatch(/refused by the SMTP server: .*550/);
     expect(failed.smtpResponse).toMatch(/550/);
-    await mailpit.chaos({});
-    await eventually(async () => ((await delivery(temporary.body.data.id))!.status === 'sent' ? true : undefined), 90_000, 'the temporary refusal sent at last');
     expect((await delivered('Refused')).length).toBe(1);
-  }, 120_000);
+  }, 150_000);
+
+  it('asks for answers at the ticket’s reply address when the mailbox was added with --plus-addressing', async () => {
+    const { api } = await withMailbox({ plusAddressing: true });
+    const ticketId = await openTicket(api, { subject: 'Plus addressed' });
+    await api.post(`/api/v1/tickets/${ticketId}/replies`, { authorId: 'agent-7', body: 'Answer here.' });
+    const [mail] = await eventually(async () => {
+      const found = await delivered('Plus addressed');
+      return found.length ? found : undefined;
+    }, 15_000, 'the reply');
+    expect(mail.ReplyTo).toEqual([{ Name: 'Acme Support', Address: `support+${ticketId.replace(/-/g, '')}@acme.example` }]);
+    expect(mail.From.Address).toBe('support@acme.example');
+  });
 
   it('a bounce of the reply marks its delivery failed, and makes no ticket and no event', async () => {
     const { ws, api, mailbox } = await withMailbox();

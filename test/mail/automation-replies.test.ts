@@ -86,7 +86,7 @@ describe('send_reply by mail', () => {
     } finally {
       await mailpit.start();
     }
-    const [execution] = await finishedExecutions(api, workflowId, 1, 60_000);
+    const [execution] = await finishedExecutions(api, workflowId, 1, 90_000);
     expect(execution.status).toBe('completed');
     expect(stepOf(execution, 'ack')).toMatchObject({ status: 'completed', result: { delivery: 'sent' } });
     await new Promise((resolve) => setTimeout(resolve, 2_000));

@@ -160,6 +160,26 @@ describe('replies', () => {
   });
 });
 
+describe('the reply address', () => {
+  it('a mail to a ticket’s reply address joins it, whoever sends it; a forged one of another workspace does not', async () => {
+    const t = await setUp();
+    t.start();
+    await t.append({ subject: 'Printer on fire' });
+    const [ticket] = await eventually(async () => ((await t.tickets()).length ? t.tickets() : undefined), 10_000, 'a ticket');
+    const hex = ticket.id.replace(/-/g, '');
+    await t.append({ from: 'Pat <pat@example.com>', to: `support+${hex}@acme.example`, subject: 'Forwarded to me', body: 'Casey forwarded your mail; I am the office manager.' });
+    const other = await createWorkspace(app.orm);
+    const otherTicket = (await client(app.baseUrl, other.key).post('/api/v1/tickets', { subject: 'Elsewhere', customerEmail: 'x@example.com', body: 'x' })).body.data.id;
+    await t.append({ from: 'Mallory <mallory@example.com>', to: `support+${otherTicket.replace(/-/g, '')}@acme.example`, subject: 'Guessing', body: 'Not yours.' });
+    await t.taken(3);
+    expect((await t.messages(ticket.id)).map((m) => m.senderEmail)).toEqual(['casey@example.com', 'pat@example.com']);
+    const tickets = await t.tickets();
+    expect(tickets.map((x) => x.subject).sort()).toEqual(['Guessing', 'Printer on fire']);
+    // Pat is not the customer: saved only, no customer-reply event.
+    expect((await t.events()).filter((e) => e.type === 'message_received')).toEqual([]);
+  });
+});
+
 describe('exactly once', () => {
   it('the same mail delivered twice (one Message-ID) is one ticket', async () => {
     const t = await setUp();
