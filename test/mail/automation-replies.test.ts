@@ -92,7 +92,7 @@ describe('send_reply by mail', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await sentTo('Outage reply')).toHaveLength(1);
     expect((await readMessages(api, ticketId!)).filter((m) => m.direction === 'outbound')).toHaveLength(1);
-  }, 90_000);
+  }, 150_000);
 
   it('a permanent refusal (5xx) fails the step with the server’s answer', async () => {
     const { api } = await withMailbox();
