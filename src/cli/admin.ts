@@ -125,17 +125,18 @@ async function main(resources: Resources): Promise<void> {
   }
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const [{ openDatabase }, { WorkspaceService }, { MailboxService }, { secretsFor }] = await Promise.all([
+  const [{ openDatabase }, { WorkspaceService }] = await Promise.all([
     import('./session.ts'),
     import('../workspaces/service.ts'),
-    import('../mail/mailboxes.ts'),
-    import('../mail/secrets.ts'),
   ]);
   const { orm, applied } = await openDatabase(config, logger, resources);
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
   const outcome = await invocation.run({
     workspaces: new WorkspaceService(orm.em.fork()),
-    mailboxes: new MailboxService(orm.em.fork(), { secrets: secretsFor(config) }),
+    mailboxes: async () => {
+      const [{ MailboxService }, { secretsFor }] = await Promise.all([import('../mail/mailboxes.ts'), import('../mail/secrets.ts')]);
+      return new MailboxService(orm.em.fork(), { secrets: secretsFor(config) });
+    },
   });
   print(outcome, invocation.json);
 }

@@ -22,7 +22,11 @@ export type ParsedArgs = {
 /** What a command produced: the `--json` object and the human sentence. */
 export type Outcome = { json: Record<string, unknown>; text: string };
 
-export type CommandServices = { workspaces: WorkspaceService; mailboxes?: MailboxService };
+export type CommandServices = {
+  workspaces: WorkspaceService;
+  /** Loaded only by the mailbox commands: the IMAP and SMTP libraries take a while to load. */
+  mailboxes?: () => Promise<MailboxService>;
+};
 
 export type Command = {
   /** Arguments after `<group> <action>`, e.g. `--name NAME`. */

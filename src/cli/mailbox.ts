@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { email } from '../http/validate.ts';
 import { MailUrlError, parseImapUrl, parseSmtpUrl } from '../mail/urls.ts';
+import type { MailboxService } from '../mail/mailboxes.ts';
 import { checkName, optionalOption, requiredOption, requireWorkspace, type CommandGroup, type CommandServices } from './command.ts';
 import { CommandError } from './errors.ts';
 
@@ -37,10 +38,10 @@ async function asCommand<T>(work: () => Promise<T>): Promise<T> {
 
 const mailboxes = (services: CommandServices) => {
   if (!services.mailboxes) throw new Error('mailbox commands need the mailbox service');
-  return services.mailboxes;
+  return services.mailboxes();
 };
 
-type View = Awaited<ReturnType<NonNullable<CommandServices['mailboxes']>['list']>>[number];
+type View = Awaited<ReturnType<MailboxService['list']>>[number];
 
 function describe(m: View): string {
   const lines = [
@@ -80,8 +81,9 @@ export const mailboxCommands: CommandGroup = {
         const plusAddressing = args.values['plus-addressing'] === true;
         return async (services) => {
           const workspaceId = await requireWorkspace(services.workspaces, workspaceArg);
+          const service = await mailboxes(services);
           const mailbox = await asCommand(() =>
-            mailboxes(services).add({
+            service.add({
               workspaceId,
               address,
               name,
@@ -107,7 +109,7 @@ export const mailboxCommands: CommandGroup = {
         const workspaceArg = requiredOption(args, 'workspace');
         return async (services) => {
           const workspaceId = await requireWorkspace(services.workspaces, workspaceArg);
-          const list = await mailboxes(services).list(workspaceId);
+          const list = await (await mailboxes(services)).list(workspaceId);
           return { json: { mailboxes: list }, text: list.length ? list.map(describe).join('\n') : `Workspace ${workspaceId} has no mailbox.` };
         };
       },
@@ -120,7 +122,8 @@ export const mailboxCommands: CommandGroup = {
       prepare(args) {
         const id = z.string().parse(args.positionals[0]);
         return async (services) => {
-          const removed = await asCommand(() => mailboxes(services).remove(id));
+          const service = await mailboxes(services);
+          const removed = await asCommand(() => service.remove(id));
           return { json: { id: removed.id, address: removed.address, removed: true }, text: `Removed mailbox ${removed.address} (${removed.id}).` };
         };
       },
