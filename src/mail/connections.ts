@@ -87,14 +87,22 @@ const where = (e: ServerEndpoint) => `${e.host.includes(':') ? `[${e.host}]` : e
 export async function checkImap(endpoint: ImapEndpoint, credential: MailCredential): Promise<{ uidValidity: string; uidNext: number }> {
   const client = imapClient(endpoint, credential);
   client.on('error', () => {}); // reported through the failing call
+  const failed = (why: string) => new MailCheckError(`IMAP check failed (${where(endpoint)}, user ${endpoint.user}): ${why}`);
   try {
-    await client.connect();
-    if (!client.secureConnection && !endpoint.plaintextAllowed) throw new Error('the connection is not protected by TLS');
-    const mailbox = await client.mailboxOpen(endpoint.folder, { readOnly: true });
-    return { uidValidity: String(mailbox.uidValidity), uidNext: mailbox.uidNext };
-  } catch (err) {
-    const folderMissing = (err as { serverResponseCode?: string; responseText?: string }).serverResponseCode === 'NONEXISTENT';
-    throw new MailCheckError(`IMAP check failed (${where(endpoint)}, user ${endpoint.user}): ${folderMissing ? `folder "${endpoint.folder}" does not exist` : connectionProblem(err)}`);
+    try {
+      await client.connect();
+    } catch (err) {
+      throw failed(connectionProblem(err));
+    }
+    if (!client.secureConnection && !endpoint.plaintextAllowed) throw failed('the connection is not protected by TLS');
+    try {
+      const mailbox = await client.mailboxOpen(endpoint.folder, { readOnly: true });
+      return { uidValidity: String(mailbox.uidValidity), uidNext: mailbox.uidNext };
+    } catch (err) {
+      // The server said NO to opening it: the folder is missing or not the user's to read.
+      const text = ((err as { responseText?: string }).responseText ?? connectionProblem(err)).replace(/\s*\([\d.+ ]+secs\)\.?$/, '');
+      throw failed(`folder "${endpoint.folder}" cannot be opened: ${text}`);
+    }
   } finally {
     await client.logout().catch(() => client.close());
   }

@@ -101,7 +101,7 @@ describe('mailbox add', slow, () => {
     const missingFolder = dovecot.url().replace(/INBOX$/, 'Nowhere');
     expectFailure(
       await run('mailbox', 'add', '--workspace', workspaceId, '--address', 'a@acme.example', '--imap', missingFolder, '--smtp', closedPort),
-      /IMAP check failed .*folder "Nowhere" does not exist.*; SMTP check failed .*connection refused/,
+      /IMAP check failed .*folder "Nowhere" cannot be opened: Mailbox doesn't exist: Nowhere; SMTP check failed .*connection refused/,
     );
     expect(await app.orm.em.fork().count(Mailbox, { workspace: workspaceId })).toBe(0);
   });
