@@ -1,5 +1,16 @@
 # Deskflow's API and worker: one image, the command picks the role
 # (node src/server.ts api | worker). Node 24 runs the TypeScript sources as they are.
+
+# The console (GET /console) is built with its dev dependencies in a stage of its own; the
+# image keeps only the built files.
+FROM node:24-bookworm-slim AS console
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-fund --no-audit
+COPY src/graph ./src/graph
+COPY console ./console
+RUN node console/build.ts
+
 FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -7,6 +18,7 @@ RUN npm ci --omit=dev --no-fund --no-audit && npm cache clean --force
 COPY src ./src
 COPY temporal ./temporal
 COPY migrations ./migrations
+COPY --from=console /app/console/dist ./console/dist
 USER node
 EXPOSE 3000
 CMD ["node", "--max-semi-space-size=2", "src/server.ts", "api"]

@@ -25,7 +25,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/unit/**', 'test/faults/**'],
-          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/temporal-setup.ts'],
+          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/temporal-setup.ts', 'test/helpers/console-setup.ts'],
         },
       },
     ],

@@ -27,6 +27,8 @@ export async function startApiSide(deps: {
   embedded: boolean;
   /** `host:port` of the Temporal SDK's metrics exporter of this process's worker, added to GET /metrics. */
   temporalMetricsAddress?: string;
+  /** The Temporal Web UI the console links runs to: TEMPORAL_UI_URL, else the one of the dev server `npm start` runs. */
+  temporalUiUrl?: string;
 }): Promise<void> {
   const { orm, config, shutdown, engine } = deps;
   if (deps.embedded) await createDefaultWorkspace(orm, config);
@@ -41,6 +43,7 @@ export async function startApiSide(deps: {
     keys,
     readiness: [{ name: 'temporal', check: () => engine.ping() }],
     stopping: () => shutdown.stopping,
+    console: { temporalUiUrl: deps.temporalUiUrl, temporalNamespace: config.temporal.namespace },
     temporalMetricsUrl: deps.temporalMetricsAddress && `http://${deps.temporalMetricsAddress.replace(/^0\.0\.0\.0:/, '127.0.0.1:').replace(/^\[::\]:/, '[::1]:')}/metrics`,
   });
   await shutdown.start('http', () => listen(app, config), closeServer);

@@ -17,12 +17,14 @@ import { createServices } from './services.ts';
 import { ticketRoutes } from './tickets/routes.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
-import { executionRoutes } from './executions/routes.ts';
+import { executionRoutes, ticketExecutionRoutes } from './executions/routes.ts';
 import { triggerRoutes } from './triggers/routes.ts';
 import { dryRunRoutes } from './dry-runs/routes.ts';
 import { webhookRoutes } from './triggers/webhook-routes.ts';
 import { replyRoutes } from './mail/reply-routes.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
+import { calendarRoutes } from './calendars/routes.ts';
+import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
 
@@ -44,6 +46,8 @@ export type AppDeps = {
   mailDelivery?: MailDeliveryStarter;
   /** The Temporal SDK's metrics exporter of a worker in this process, added to GET /metrics. */
   temporalMetricsUrl?: string;
+  /** Settings of the console page (GET /console): where the Temporal Web UI is. */
+  console?: ConsoleOptions;
 };
 
 /** Builds the HTTP application; never listens (server.ts and the tests do). */
@@ -69,6 +73,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   let document: OpenApiDocument | undefined;
   app.use(openApiRoutes(() => (document ??= openApiDocument(app))).routes());
 
+  // The page needs no key: it asks for one, then calls the keyed routes below like any client.
+  app.use(consoleRoutes(deps.console).routes());
+
   // Signed instead of keyed: mounted before the keyed workflows routes.
   app.use(webhookRoutes().routes());
 
@@ -78,6 +85,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   tickets.use(ticketRoutes().routes());
   tickets.use(messageRoutes().routes());
   tickets.use(replyRoutes().routes());
+  tickets.use(ticketExecutionRoutes().routes());
   app.use(tickets.routes());
 
   const workflows = new Router<AppState>({ prefix: '/api/workflows' });
@@ -87,6 +95,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   workflows.use(dryRunRoutes().routes());
   workflows.use(executionRoutes().routes());
   app.use(workflows.routes());
+
+  const calendars = new Router<AppState>({ prefix: '/api/calendars' });
+  calendars.use(requireKey);
+  calendars.use(calendarRoutes().routes());
+  app.use(calendars.routes());
 
   return app;
 }

@@ -28,6 +28,13 @@ const envSchema = z.object({
   TEMPORAL_CLI_PATH: optionalString,
   TEMPORAL_DEV_PORT: port(7233),
   TEMPORAL_UI_PORT: port(8233),
+  TEMPORAL_UI_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s"'<>]+$/, 'must be an http:// or https:// address, like http://temporal-ui.internal:8080')
+      .transform((v) => v.replace(/\/+$/, ''))
+      .optional(),
+  ),
   TEMPORAL_METRICS_PORT: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   TEMPORAL_METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(200),
@@ -59,6 +66,8 @@ export type Config = {
     cliPath: string | undefined;
     devPort: number;
     uiPort: number;
+    /** Address of a Temporal Web UI the console links runs to; unset, `npm start` uses its dev server's. */
+    uiUrl: string | undefined;
     /** `host:port` of the Temporal SDK's Prometheus exporter (worker metrics); unset, it is off. */
     metricsAddress: string | undefined;
   };
@@ -103,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cliPath: e.TEMPORAL_CLI_PATH,
       devPort: e.TEMPORAL_DEV_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
+      uiUrl: e.TEMPORAL_UI_URL,
       metricsAddress: e.TEMPORAL_METRICS_PORT === undefined ? undefined : `${hostPart(e.TEMPORAL_METRICS_HOST)}:${e.TEMPORAL_METRICS_PORT}`,
     },
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   execution_finished: 409,
   workflow_inactive: 409,
   idempotency_key_reused: 409,
+  calendar_in_use: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -56,7 +58,11 @@ export const forbidden = (message: string) => new AppError(403, 'forbidden', mes
 
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found.`);
 
-export const conflict = (code: 'outbound_not_allowed' | 'execution_finished' | 'workflow_inactive' | 'idempotency_key_reused', message: string) => new AppError(409, code, message);
+export const conflict = (code: 'outbound_not_allowed' | 'execution_finished' | 'workflow_inactive' | 'idempotency_key_reused' | 'calendar_in_use', message: string) => new AppError(409, code, message);
+
+/** A write whose `If-Match` names an older state of the resource; `headers` carry its current ETag. */
+export const preconditionFailed = (message: string, details: ErrorDetail[], headers: Record<string, string>) =>
+  new AppError(412, 'precondition_failed', message, details, headers);
 
 export const payloadTooLarge = (limitBytes: number) =>
   new AppError(413, 'payload_too_large', `The request body exceeds the limit of ${limitBytes} bytes.`);

@@ -89,6 +89,7 @@ async function main(): Promise<void> {
         embedded: database.embedded,
         // The worker shares this process: GET /metrics adds its metrics.
         temporalMetricsAddress: mode === 'all' ? config.temporal.metricsAddress : undefined,
+        temporalUiUrl: config.temporal.uiUrl ?? temporal.uiUrl ?? undefined,
       });
     }
     if (temporal.uiUrl) console.log(`Temporal Web UI: ${temporal.uiUrl}`);

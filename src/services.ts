@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CalendarService } from './calendars/service.ts';
 import { DryRunService } from './dry-runs/service.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import { ExecutionService } from './executions/service.ts';
@@ -43,12 +44,14 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
   const tickets = new TicketService(em, { assignees: new MemberAssignees(em), initialMessage: writeInitialMessage });
   const executions = new ExecutionService(em, deps);
   const dispatcher = new ExecutionDispatcher(em, deps);
+  const calendars = new CalendarService(em);
   return {
     em,
+    calendars,
     workspaces: new WorkspaceService(em),
     tickets,
     messages: new MessageService(em),
-    workflows: new WorkflowService(em, { runs: executions, schedules: deps.schedules, logger: deps.logger }),
+    workflows: new WorkflowService(em, { runs: executions, calendars, schedules: deps.schedules, logger: deps.logger }),
     executions,
     dispatcher,
     triggers: new TriggerService({ tickets, dispatcher }),

@@ -9,7 +9,8 @@ const dryRunStep = z
     status: z.enum(['passed', 'completed', 'failed']).meta({ description: 'As in an execution: `passed` for the trigger and conditions, `completed` for an action that would run, `failed` where the run would fail.' }),
     result: z.boolean().optional().meta({ description: 'A condition\'s outcome, or the branch a wait_for_reply takes.' }),
     action: z.looseObject({ actionType: z.string() }).optional().meta({ description: 'An action\'s parameters with their templates filled.' }),
-    waitSeconds: z.number().min(0).optional().meta({ description: 'How long a delay would wait; for wait_for_reply, its timeout. Nothing waits.' }),
+    waitSeconds: z.number().min(0).optional().meta({ description: 'How long a delay would wait; for wait_for_reply, its timeout (in seconds of the clock, for one counted in open time too). Nothing waits.' }),
+    until: timestamp().optional().meta({ description: 'When a delay or wait_for_reply would end (wait_for_reply: at the latest), counted from when the branch reaches it.' }),
     error: z.string().optional().meta({ description: 'Only on a failed step: why the run would fail here.' }),
   })
   .meta({ id: 'DryRunStep' });
@@ -45,6 +46,7 @@ const outbound = z
 export const dryRunEnvelope = z.strictObject({
   dryRun: z
     .strictObject({
+      at: timestamp().meta({ description: 'The instant the graph was walked as if it were: the `at` asked for, or when the dry run ran.' }),
       steps: z.array(dryRunStep).meta({ description: 'The nodes in the order the run would visit them.' }),
       changes: z.record(z.string(), change).meta({ description: 'The ticket as the actions would leave it: each field that would change, from → to.' }),
       outbound: z.array(outbound),

@@ -23,6 +23,8 @@ export function dryRunRoutes(): Router<AppState> {
   router.post('/dry-run', dryRunGraph, jsonBody(MiB), async (ctx) => {
     const { triggerType, workflowJson, ...input } = validate(dryRunGraphBody, ctx.request.body);
     const target = { workspace: ctx.state.workspaceId, ...workflowGraphOf({ triggerType, workflowJson }) };
+    // As when creating a workflow: the calendars it names are the workspace's.
+    await ctx.state.services.calendars.checkReferences(ctx.state.services.em, target.workspace, target.graph);
     ctx.body = { dryRun: await ctx.state.services.dryRuns.dryRun(target, input) };
   });
 

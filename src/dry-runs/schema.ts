@@ -7,6 +7,20 @@ const change = z
   .strictObject({ from: z.unknown(), to: z.unknown() }, { error: () => 'each change must be an object { from, to }.' })
   .meta({ description: 'The value before and after.' });
 
+/** An ISO 8601 date or date-time with Z or an offset, as epoch milliseconds. */
+const instant = (label: string) =>
+  z
+    .string({ error: () => `${label} must be an ISO 8601 date or date-time with Z or an offset.` })
+    .transform((s, ctx) => {
+      const at = parseIsoInstant(s, { requireOffsetWithTime: true, storable: true });
+      if (at === undefined) {
+        ctx.issues.push({ code: 'custom', input: s, message: `${label} must be an ISO 8601 date or date-time with Z or an offset.` });
+        return z.NEVER;
+      }
+      return new Date(Math.floor(at));
+    })
+    .meta({ type: 'string', format: 'date-time' });
+
 /** What the trigger's event would carry, and the choices a real run would leave to the world. */
 const eventDetails = {
   ticketId: z.string({ error: () => 'ticketId must be a string.' }).optional().meta({ description: 'A ticket of the workspace: the run sees it as it is now (404 otherwise).' }),
@@ -25,7 +39,14 @@ const eventDetails = {
     .meta({ description: 'The branch every wait_for_reply takes: true as if the customer replied in time, false (default) as if not.' }),
 };
 
-export const dryRunBody = z.strictObject(eventDetails);
+/** When the dry run happens: what `now` reads, and where waits count from. */
+const at = {
+  at: instant('at')
+    .optional()
+    .meta({ description: 'Walk the graph as if it were then (default: now): conditions read it as `now` and waits count from it, so "what happens to a ticket created Friday 16:50?" is `2026-03-06T16:50:00+01:00`.' }),
+};
+
+export const dryRunBody = z.strictObject({ ...eventDetails, ...at });
 export type DryRunInput = z.infer<typeof dryRunBody>;
 
 /** An unsaved graph: `triggerType` and `workflowJson` as POST /api/workflows takes them. */
@@ -33,21 +54,8 @@ export const dryRunGraphBody = z.strictObject({
   triggerType: createWorkflowBody.shape.triggerType,
   workflowJson: createWorkflowBody.shape.workflowJson,
   ...eventDetails,
+  ...at,
 });
-
-/** An ISO 8601 date or date-time with Z or an offset, as epoch milliseconds. */
-const instant = (label: string) =>
-  z
-    .string({ error: () => `${label} must be an ISO 8601 date or date-time with Z or an offset.` })
-    .transform((s, ctx) => {
-      const at = parseIsoInstant(s, { requireOffsetWithTime: true, storable: true });
-      if (at === undefined) {
-        ctx.issues.push({ code: 'custom', input: s, message: `${label} must be an ISO 8601 date or date-time with Z or an offset.` });
-        return z.NEVER;
-      }
-      return new Date(Math.floor(at));
-    })
-    .meta({ type: 'string', format: 'date-time' });
 
 export const MAX_BACKTEST_EVENTS = 1000;
 export const BACKTEST_WINDOW_DAYS = 7;

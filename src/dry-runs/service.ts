@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { calendarsOfGraph, idleCutoff } from '../calendars/store.ts';
 import { validationFailed } from '../errors.ts';
 import { EVENT_TYPES, OutboxEvent, type EventType } from '../events/entity.ts';
-import type { RunContext, TriggerType, WorkflowGraph } from '../graph/index.ts';
+import type { CalendarsById, RunContext, TriggerType, WorkflowGraph } from '../graph/index.ts';
 import { ticketContext, type TicketContext } from '../tickets/context.ts';
 import { Ticket } from '../tickets/entity.ts';
 import { readTicket } from '../tickets/store.ts';
@@ -46,7 +47,9 @@ export class DryRunService {
     this.em = em;
   }
 
-  async dryRun(target: Rehearsed, input: DryRunInput, now = new Date()): Promise<Simulation> {
+  /** Walks the graph as if it were `input.at` (default: now); the answer says which instant that was. */
+  async dryRun(target: Rehearsed, input: DryRunInput, clock = new Date()): Promise<Simulation & { at: string }> {
+    const now = input.at ?? clock;
     return this.readOnly(async (em) => {
       const ticket = input.ticketId !== undefined ? ticketContext(await readTicket(em, target.workspace, input.ticketId)) : null;
       const context: RunContext = {
@@ -59,7 +62,9 @@ export class DryRunService {
       const members = await assignableMembers(em, target);
       const reopensOnReply = await reopensOnCustomerReplyIn(em, target.workspace);
       const mails = (await em.count(Mailbox, { workspace: target.workspace })) > 0;
-      return simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, reopensOnReply, now, isAssignable: (a) => members.has(a), mails });
+      const calendars = await calendarsOfGraph(em, target.workspace, target.graph);
+      const simulation = await simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, reopensOnReply, now, calendars, isAssignable: (a) => members.has(a), mails });
+      return { at: now.toISOString(), ...simulation };
     });
   }
 
@@ -77,8 +82,10 @@ export class DryRunService {
       const members = await assignableMembers(em, target);
       const reopensOnReply = await reopensOnCustomerReplyIn(em, target.workspace);
       const result: BacktestResult = { eventsExamined: 0, matched: 0, actionsWouldRun: {}, sample: [], assumptions: backtestAssumptions(target, input.assumeReply ?? false) };
-      for await (const run of replayed(em, target, { since, until, limit, now })) {
+      const calendars = await calendarsOfGraph(em, target.workspace, target.graph);
+      for await (const run of replayed(em, target, { since, until, limit, now, calendars })) {
         const { steps } = await simulateRun(target.graph, run.context, {
+          calendars,
           ticket: run.ticket,
           assumeReply: input.assumeReply ?? false,
           reopensOnReply,
@@ -125,7 +132,7 @@ async function assignableMembers(em: EntityManager, target: Rehearsed): Promise<
   return new Set(members.map((m) => m.userId));
 }
 
-async function* replayed(em: EntityManager, target: Rehearsed, window: { since: Date; until: Date; limit: number; now: Date }): AsyncGenerator<Replayed> {
+async function* replayed(em: EntityManager, target: Rehearsed, window: { since: Date; until: Date; limit: number; now: Date; calendars: CalendarsById }): AsyncGenerator<Replayed> {
   if ((EVENT_TYPES as readonly string[]).includes(target.triggerType)) {
     yield* recordedEvents(em, target.workspace, target.triggerType as EventType, window);
   } else if (target.triggerType === 'scheduled') {
@@ -136,7 +143,7 @@ async function* replayed(em: EntityManager, target: Rehearsed, window: { since: 
     }
     let cursor: string | null = null;
     for (let left = window.limit; left > 0; ) {
-      const where = ticketFilterWhere(target.workspace, filter, window.now);
+      const where = ticketFilterWhere(target.workspace, filter, window.now, idleCutoff(filter, window.now, window.calendars));
       if (cursor) where.id = { $gt: cursor };
       const tickets: Ticket[] = await em.find(Ticket, where, { orderBy: { id: 'asc' }, limit: Math.min(PAGE_SIZE, left) });
       em.clear();

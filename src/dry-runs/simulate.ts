@@ -2,13 +2,19 @@ import { replySubject } from '../mail/compose.ts';
 import type { Actor } from '../actor.ts';
 import { AppError } from '../errors.ts';
 import {
+  addOpenTime,
+  businessSchedule,
+  CalendarError,
   evaluateCondition,
+  formatDuration,
   GraphWalker,
+  isBranchingNode,
   nodeById,
   parseIsoInstant,
   renderAction,
   walk,
   type ActionData,
+  type CalendarsById,
   type GraphNode,
   type RunContext,
   type WorkflowGraph,
@@ -26,8 +32,10 @@ export type SimulatedStep = {
   result?: boolean;
   /** An action's parameters with their templates filled. */
   action?: ActionData;
-  /** How long a delay would wait, or a wait_for_reply at the longest (its timeout). */
+  /** How long a delay would wait, or a wait_for_reply at the longest (its timeout), in seconds of the clock. */
   waitSeconds?: number;
+  /** When a delay or wait_for_reply would end (wait_for_reply: at the latest), ISO 8601. */
+  until?: string;
   error?: string;
 };
 
@@ -49,11 +57,17 @@ export type SimulationOptions = {
   assumeReply: boolean;
   /** Whether the workspace reopens a pending or solved ticket on a customer reply (docs/contract.md §3). */
   reopensOnReply: boolean;
-  /** When the run would happen: a delay `until` is measured from here, changed tickets get it as updatedAt. */
+  /**
+   * When the run would begin: conditions read it as `now` until a wait moves a branch's clock on
+   * (a condition after a delay of an hour reads an hour later); changed tickets get the time of
+   * their change as updatedAt.
+   */
   now: Date;
+  /** The calendars the graph names (business-hours conditions and waits). */
+  calendars: CalendarsById;
   /** Whether a person may be assigned tickets of the workspace (members and admins). */
   isAssignable: (assignee: string) => boolean;
-  /** Whether the workspace has a mailbox: replies would be mailed to the customer (docs/contract.md §9). */
+  /** Whether the workspace has a mailbox: replies would be mailed to the customer (docs/contract.md §10). */
   mails?: boolean;
 };
 
@@ -83,7 +97,45 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
     throw new StepFailed(step.error);
   };
 
+  // Each node happens at a time of its own: when the last of the branches that lead to it got
+  // there. Waits move it on; everything else takes no time.
+  const finishedAt = new Map<string, number>();
+  const outcomes = new Map<string, boolean | undefined>();
+  let clock = opts.now.getTime();
+  const iso = (t: number) => new Date(t).toISOString();
+  function startOf(node: GraphNode): number {
+    let start: number | undefined;
+    for (const e of graph.edges) {
+      const end = finishedAt.get(e.source);
+      if (e.target !== node.id || end === undefined) continue;
+      const source = nodes.get(e.source)!;
+      const taken = !isBranchingNode(source) || (e.label === 'false' ? outcomes.get(e.source) === false : outcomes.get(e.source) === true);
+      if (taken) start = Math.max(start ?? end, end);
+    }
+    return start ?? opts.now.getTime();
+  }
+
+  /** The end of a wait of `seconds` of open time of a calendar, from `start`. */
+  function openTimeAfter(calendarId: string, start: number, seconds: number): number {
+    const calendar = opts.calendars[calendarId.toLowerCase()];
+    if (!calendar) throw new CalendarError(`There is no calendar "${calendarId}" in this workspace.`);
+    try {
+      return addOpenTime(businessSchedule(calendar), start, Math.round(seconds * 1000));
+    } catch (err) {
+      if (err instanceof CalendarError) throw new CalendarError(`A wait of ${formatDuration(seconds * 1000)} of open time cannot end: ${err.message}.`);
+      throw err;
+    }
+  }
+
   function visit(node: GraphNode): boolean | undefined {
+    clock = startOf(node);
+    const outcome = visitAt(node);
+    outcomes.set(node.id, outcome);
+    if (!finishedAt.has(node.id)) finishedAt.set(node.id, clock);
+    return outcome;
+  }
+
+  function visitAt(node: GraphNode): boolean | undefined {
     if (node.type === 'trigger') {
       steps.push({ nodeId: node.id, status: 'passed' });
       return undefined;
@@ -92,7 +144,7 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
       const step: SimulatedStep = { nodeId: node.id, status: 'passed' };
       steps.push(step);
       try {
-        step.result = evaluateCondition(node.data, current);
+        step.result = evaluateCondition(node.data, current, { now: clock, calendars: opts.calendars });
       } catch (err) {
         fail(step, err);
       }
@@ -101,19 +153,50 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
     const action = renderAction(node.data, current);
     const step: SimulatedStep = { nodeId: node.id, status: 'completed', action };
     steps.push(step);
+    const waitUntil = (until: number, finished = until) => {
+      step.until = iso(until);
+      finishedAt.set(node.id, finished);
+    };
     switch (action.actionType) {
       case 'delay': {
-        // An instant in the past does not wait.
-        step.waitSeconds = action.seconds ?? Math.max(0, Math.ceil(((parseIsoInstant(action.until) ?? 0) - opts.now.getTime()) / 1000));
+        if (action.businessSeconds !== undefined) {
+          let until = clock;
+          try {
+            until = openTimeAfter(action.calendarId, clock, action.businessSeconds);
+          } catch (err) {
+            fail(step, err);
+          }
+          step.waitSeconds = (until - clock) / 1000;
+          waitUntil(until);
+        } else if (action.seconds !== undefined) {
+          step.waitSeconds = action.seconds;
+          waitUntil(clock + Math.round(action.seconds * 1000));
+        } else {
+          // An instant in the past does not wait.
+          const until = Math.max(clock, parseIsoInstant(action.until ?? '') ?? 0);
+          step.waitSeconds = Math.ceil((until - clock) / 1000);
+          waitUntil(until);
+        }
         assumeUnchanged(node.id, 'the delay');
         return undefined;
       }
-      case 'wait_for_reply':
-        step.waitSeconds = action.timeoutSeconds;
+      case 'wait_for_reply': {
+        let until = clock + action.timeoutSeconds * 1000;
+        if (action.calendarId !== undefined) {
+          try {
+            until = openTimeAfter(action.calendarId, clock, action.timeoutSeconds);
+          } catch (err) {
+            fail(step, err);
+          }
+        }
+        step.waitSeconds = (until - clock) / 1000;
         step.result = opts.assumeReply;
+        // An assumed reply comes at once; without one the branch goes on at the deadline.
+        waitUntil(until, opts.assumeReply ? clock : until);
         if (opts.assumeReply && ticket) customerReplies(node.id);
         else assumeUnchanged(node.id, 'the wait');
         return opts.assumeReply;
+      }
       case 'http_request':
         assumeUnchanged(node.id, 'the request');
         outbound.push({
@@ -136,7 +219,7 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
           body: action.body,
           ...(action.bodyHtml !== undefined ? { bodyHtml: action.bodyHtml } : {}),
         });
-        setTicket({ ...ticket, updatedAt: opts.now.toISOString() });
+        setTicket({ ...ticket, updatedAt: iso(clock) });
         return undefined;
       default: {
         if (!ticket) return fail(step, noTicket(action));
@@ -146,7 +229,7 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
             throw new AppError(403, 'forbidden', `"${change.assignedTo}" is not a current member or admin of this workspace.`);
           }
           const applied = applyTicketChange(ticket, change, actor);
-          if (Object.keys(applied.changes).length > 0) setTicket({ ...applied.ticket, updatedAt: opts.now.toISOString() });
+          if (Object.keys(applied.changes).length > 0) setTicket({ ...applied.ticket, updatedAt: iso(clock) });
         } catch (err) {
           fail(step, err);
         }
@@ -167,7 +250,7 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
     assumptions.push(
       `"${nodeId}" is taken as answered by the customer in time${reopens ? `, which reopens the ${ticket!.status} ticket` : ''}; otherwise the ticket is taken as unchanged during the wait.`,
     );
-    if (reopens) setTicket({ ...ticket!, status: 'open', resolutionType: null, updatedAt: opts.now.toISOString() });
+    if (reopens) setTicket({ ...ticket!, status: 'open', resolutionType: null, updatedAt: iso(clock) });
   }
 
   /**

@@ -10,6 +10,8 @@ export type StepRecord = {
   startedAt: Date;
   completedAt: Date | null;
   error?: string | null;
+  /** Of a wait: when it ends. */
+  until?: Date | null;
 };
 
 /** What a run writes about itself while it runs: its status, each node's step and its end. */
@@ -47,6 +49,8 @@ export class RunBookkeeping {
         startedAt: step.startedAt,
         completedAt: step.completedAt,
         error: step.error ?? null,
+        // A wait records its deadline with its waiting step and again when it completes.
+        until: step.until ?? null,
       })),
       { onConflictFields: ['execution', 'nodeId'], onConflictAction: 'merge' },
     );

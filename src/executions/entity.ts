@@ -43,6 +43,11 @@ const ExecutionSchema = defineEntity({
       expression: 'create index "executions_workflow_started_idx" on "executions" ("workflow_id", "started_at" desc, "id" desc)',
     },
     {
+      // A ticket's runs of every workflow, newest first (GET /api/v1/tickets/:id/executions).
+      name: 'executions_ticket_started_idx',
+      expression: 'create index "executions_ticket_started_idx" on "executions" ("ticket_id", "started_at" desc, "id" desc) where "ticket_id" is not null',
+    },
+    {
       name: 'executions_open_ticket_idx',
       expression: 'create index "executions_open_ticket_idx" on "executions" ("ticket_id") where "status" in (\'pending\', \'running\')',
     },
@@ -75,6 +80,8 @@ const ExecutionStepSchema = defineEntity({
     startedAt: p.datetime(3),
     completedAt: p.datetime(3).nullable(),
     error: p.text().nullable(),
+    /** Of a delay or wait_for_reply: when the wait ends (at the latest, for wait_for_reply), fixed when it begins. */
+    until: p.datetime(3).nullable(),
   },
 });
 export class ExecutionStep extends ExecutionStepSchema.class {}

@@ -4,7 +4,7 @@ import type { AppState } from '../http/state.ts';
 import { validate } from '../http/validate.ts';
 import { operation } from '../http/operation.ts';
 import { executionEnvelope, publicExecution } from './presenter.ts';
-import { listExecutionsQuery } from './schema.ts';
+import { listExecutionsQuery, listTicketExecutionsQuery } from './schema.ts';
 
 /** How long a cancel request waits for the run to record its end before answering. */
 const CANCEL_SETTLE_MS = 3_000;
@@ -47,6 +47,28 @@ export function executionRoutes(): Router<AppState> {
     await executions.cancel(execution);
     ctx.status = 202;
     ctx.body = { execution: await executions.view(await executions.waitUntilFinished(execution.id, CANCEL_SETTLE_MS)) };
+  });
+
+  return router;
+}
+
+/** Every automation run on a ticket; mounted under /api/v1/tickets. */
+export function ticketExecutionRoutes(): Router<AppState> {
+  const router = new Router<AppState>();
+
+  const list = operation({
+    operationId: 'listTicketExecutions',
+    summary: 'List the executions of a ticket',
+    description: 'The runs of every workflow on this ticket, newest first, in the shape and pages of a workflow\'s executions (executions of deleted workflows are left out).',
+    tag: 'Executions',
+    query: listTicketExecutionsQuery,
+    responses: { 200: { description: 'Executions with their steps, newest first.', schema: z.strictObject({ executions: z.array(publicExecution) }) } },
+  });
+  router.get('/:id/executions', list, async (ctx) => {
+    const { tickets, executions } = ctx.state.services;
+    const ticket = await tickets.get(ctx.state.workspaceId, ctx.params.id);
+    const query = validate(listTicketExecutionsQuery, ctx.query);
+    ctx.body = { executions: await executions.listForTicket(ctx.state.workspaceId, ticket.id, query) };
   });
 
   return router;

@@ -17,4 +17,10 @@ export type RunGraphInput = {
   context: RunContext;
   /** Workflow ids of the automation chain that led here, this workflow last (loop guard). */
   chain: string[];
+  /**
+   * When the execution was created (ISO 8601): what `now` reads in conditions before the first
+   * action, as when the execution was walked to decide whether it needs a run. Absent in runs
+   * started before it was sent; they read the run's time.
+   */
+  createdAt?: string;
 };

@@ -7,3 +7,7 @@ export const listExecutionsQuery = z.object({
   status: queryParam('status').pipe(oneOf(EXECUTION_STATUSES, 'status')).optional(),
   before: queryParam('before').optional().meta({ description: 'The id of an execution of this workflow: only older executions.' }),
 });
+
+export const listTicketExecutionsQuery = listExecutionsQuery.extend({
+  before: queryParam('before').optional().meta({ description: 'The id of an execution of this ticket: only older executions.' }),
+});

@@ -8,6 +8,8 @@ import type { WorkflowEngine } from './engine.ts';
 import { Execution, ExecutionStep, FINISHED_STATUSES, type ExecutionStatus } from './entity.ts';
 import { presentExecution, type PublicExecution } from './presenter.ts';
 
+type ListOptions = { limit: number; status?: ExecutionStatus; before?: string };
+
 /** Executions as the API shows them, and their cancellation. */
 export class ExecutionService implements RunCanceller {
   private readonly em: EntityManager;
@@ -21,12 +23,24 @@ export class ExecutionService implements RunCanceller {
   }
 
   /** Newest first, optionally of one status and older than the execution `before`. */
-  async list(workflowId: string, opts: { limit: number; status?: ExecutionStatus; before?: string }): Promise<PublicExecution[]> {
-    const where: Record<string, unknown> = { workflow: workflowId };
+  async list(workflowId: string, opts: ListOptions): Promise<PublicExecution[]> {
+    return this.page({ workflow: workflowId }, opts, 'before must be the id of an execution of this workflow.');
+  }
+
+  /**
+   * The executions of a ticket, of every workflow of its workspace, in the same order and pages.
+   * Executions of deleted workflows are left out: their workflow is gone from the API.
+   */
+  async listForTicket(workspaceId: string, ticketId: string, opts: ListOptions): Promise<PublicExecution[]> {
+    return this.page({ workspace: workspaceId, ticketId, workflow: { deletedAt: null } }, opts, 'before must be the id of an execution of this ticket.');
+  }
+
+  private async page(scope: Record<string, unknown>, opts: ListOptions, badCursor: string): Promise<PublicExecution[]> {
+    const where: Record<string, unknown> = { ...scope };
     if (opts.status) where.status = opts.status;
     if (opts.before !== undefined) {
-      const cursor = isUuid(opts.before) ? await this.em.findOne(Execution, { id: opts.before, workflow: workflowId }, { fields: ['startedAt'] }) : null;
-      if (!cursor) throw validationFailed([{ path: 'before', message: 'before must be the id of an execution of this workflow.' }]);
+      const cursor = isUuid(opts.before) ? await this.em.findOne(Execution, { ...scope, id: opts.before }, { fields: ['startedAt'] }) : null;
+      if (!cursor) throw validationFailed([{ path: 'before', message: badCursor }]);
       where.$or = [{ startedAt: { $lt: cursor.startedAt } }, { startedAt: cursor.startedAt, id: { $lt: cursor.id } }];
     }
     const executions = await this.em.find(Execution, where, { orderBy: { startedAt: 'desc', id: 'desc' }, limit: opts.limit });

@@ -28,13 +28,22 @@
 //   that did not change is false whatever the value.
 // - Every negative operator (not_equals, not_contains, not_in, is_not_empty) is exactly the
 //   negation of its positive, so a missing field satisfies not_contains and not_in.
+// - in_business_hours / outside_business_hours: the field's instant (`now`, or an ISO 8601 date
+//   in the context) is open / closed in the calendar the value names. A field that holds no date
+//   is neither. older_than / newer_than: the field's instant lies at least / less than
+//   `value.seconds` before `now`, counted in calendar time or, with `value.calendarId`, in that
+//   calendar's open time; a field that holds no date is neither. These read the calendars and
+//   the evaluation time the caller passes in (options); a calendar that is missing is a
+//   CalendarError, which fails the condition like a broken pattern.
 // - Groups: `all` is every (empty: true), `any` is some (empty: false).
 
+import { businessSchedule, CalendarError, isOpenAt, subtractOpenTime, type BusinessSchedule } from './business-time.ts';
 import { parseIsoInstant } from './dates.ts';
 import { changedFieldName, getPath } from './paths.ts';
 import { compilePattern } from './regex.ts';
 import { isRecord, quote } from './text.ts';
-import type { ConditionData, ConditionLeaf, RunContext } from './types.ts';
+import { NOW_FIELD } from './types.ts';
+import type { CalendarsById, ConditionData, ConditionLeaf, RunContext } from './types.ts';
 
 /** A `matches` pattern of the condition cannot run; the message says which and why. */
 export class PatternError extends Error {
@@ -54,12 +63,28 @@ export type EvaluationOptions = {
    * began then and replay now (runGraph): their history holds the branches RegExp chose.
    */
   regExpPatterns?: boolean;
+  /**
+   * The moment the condition is evaluated, in milliseconds since the epoch: what the field
+   * `now` reads and what older_than / newer_than measure ages up to. A run passes its workflow
+   * time, a dry run its `at`. Needed only by conditions that read it.
+   */
+  now?: number;
+  /** The calendars the condition names, by lower-case id (conditionCalendarIds lists them). */
+  calendars?: CalendarsById;
 };
+
+/** What evaluating one condition needs besides the context. */
+interface Evaluation {
+  patterns: Patterns;
+  now: number | undefined;
+  calendars: CalendarsById;
+  schedules: Map<string, BusinessSchedule>;
+}
 
 export function evaluateCondition(cond: ConditionData, context: RunContext | unknown, options: EvaluationOptions = {}): boolean {
   const patterns: Patterns = new Map();
   compilePatterns(cond, patterns, 0, options.regExpPatterns === true);
-  return evaluateAt(cond, context, patterns, 0);
+  return evaluateAt(cond, context, { patterns, now: options.now, calendars: options.calendars ?? {}, schedules: new Map() }, 0);
 }
 
 // Validation caps nesting at 5; the evaluator caps it too so an unvalidated input can never
@@ -87,19 +112,19 @@ function compilePatterns(cond: unknown, into: Patterns, depth: number, regExp: b
   into.set(cond, compiled.test);
 }
 
-function evaluateAt(cond: unknown, context: unknown, patterns: Patterns, depth: number): boolean {
+function evaluateAt(cond: unknown, context: unknown, ev: Evaluation, depth: number): boolean {
   if (!isRecord(cond) || depth > MAX_EVAL_DEPTH) return false;
   if (Array.isArray(cond.conditions)) {
     const parts = cond.conditions as unknown[];
-    if (cond.match === 'all') return parts.every((c) => evaluateAt(c, context, patterns, depth + 1));
-    if (cond.match === 'any') return parts.some((c) => evaluateAt(c, context, patterns, depth + 1));
+    if (cond.match === 'all') return parts.every((c) => evaluateAt(c, context, ev, depth + 1));
+    if (cond.match === 'any') return parts.some((c) => evaluateAt(c, context, ev, depth + 1));
     return false;
   }
   if (typeof cond.field !== 'string' || typeof cond.operator !== 'string') return false;
-  return evaluateLeaf(cond as unknown as ConditionLeaf, context, patterns);
+  return evaluateLeaf(cond as unknown as ConditionLeaf, context, ev);
 }
 
-function evaluateLeaf(leaf: ConditionLeaf, context: unknown, patterns: Patterns): boolean {
+function evaluateLeaf(leaf: ConditionLeaf, context: unknown, ev: Evaluation): boolean {
   const cs = leaf.caseSensitive === true;
   const expected = leaf.value;
   switch (leaf.operator) {
@@ -107,9 +132,45 @@ function evaluateLeaf(leaf: ConditionLeaf, context: unknown, patterns: Patterns)
     case 'changed_to':
     case 'changed_from':
       return evaluateChange(leaf, context, cs);
+    case 'in_business_hours':
+    case 'outside_business_hours': {
+      const at = instantOf(leaf, context, ev);
+      if (at === undefined) return false;
+      return isOpenAt(scheduleOf(leaf, expected, ev), at) === (leaf.operator === 'in_business_hours');
+    }
+    case 'older_than':
+    case 'newer_than': {
+      const at = instantOf(leaf, context, ev);
+      const seconds = isRecord(expected) ? expected.seconds : undefined;
+      if (at === undefined || typeof seconds !== 'number' || !Number.isFinite(seconds)) return false;
+      const now = nowOf(leaf, ev);
+      const amount = Math.round(seconds * 1000);
+      // The latest instant that is old enough: with a calendar, `amount` of open time before now.
+      const cutoff = isRecord(expected) && expected.calendarId !== undefined ? subtractOpenTime(scheduleOf(leaf, expected.calendarId, ev), now, amount) : now - amount;
+      return (at <= cutoff) === (leaf.operator === 'older_than');
+    }
     default:
       break;
   }
+  if (leaf.field === NOW_FIELD) {
+    // `now` is an instant: only the comparisons apply, against a date.
+    const b = typeof expected === 'string' ? parseIsoInstant(expected) : undefined;
+    if (b === undefined) return false;
+    const sign = Math.sign(nowOf(leaf, ev) - b);
+    switch (leaf.operator) {
+      case 'greater_than':
+        return sign > 0;
+      case 'greater_or_equal':
+        return sign >= 0;
+      case 'less_than':
+        return sign < 0;
+      case 'less_or_equal':
+        return sign <= 0;
+      default:
+        return false;
+    }
+  }
+  const patterns = ev.patterns;
   const actual = getPath(context, leaf.field) ?? null;
   switch (leaf.operator) {
     case 'equals':
@@ -147,6 +208,37 @@ function evaluateLeaf(leaf: ConditionLeaf, context: unknown, patterns: Patterns)
     default:
       return false; // unknown operator: validation rejects it; at run time it never holds
   }
+}
+
+/** The instant the leaf's field holds: `now`, or an ISO 8601 date in the context; undefined for anything else. */
+function instantOf(leaf: ConditionLeaf, context: unknown, ev: Evaluation): number | undefined {
+  if (leaf.field === NOW_FIELD) return nowOf(leaf, ev);
+  const actual = getPath(context, leaf.field);
+  return typeof actual === 'string' ? parseIsoInstant(actual) : undefined;
+}
+
+function nowOf(leaf: ConditionLeaf, ev: Evaluation): number {
+  if (ev.now === undefined) throw new Error(`The condition on ${quote(leaf.field)} (${leaf.operator}) needs the time of evaluation, and none was given.`);
+  return ev.now;
+}
+
+/** The prepared calendar a leaf names; a CalendarError when the run has no such calendar. */
+function scheduleOf(leaf: ConditionLeaf, calendarId: unknown, ev: Evaluation): BusinessSchedule {
+  const id = typeof calendarId === 'string' ? calendarId.toLowerCase() : '';
+  let schedule = ev.schedules.get(id);
+  if (schedule === undefined) {
+    const calendar = Object.hasOwn(ev.calendars, id) ? ev.calendars[id] : undefined;
+    if (calendar === undefined) {
+      throw new CalendarError(`The condition on ${quote(leaf.field)} cannot be evaluated: calendar ${quote(calendarId)} does not exist in this workspace. Edit the workflow to name one of its calendars.`);
+    }
+    try {
+      schedule = businessSchedule(calendar);
+    } catch (err) {
+      throw new CalendarError(`The condition on ${quote(leaf.field)} cannot be evaluated: ${err instanceof Error ? err.message : String(err)}.`);
+    }
+    ev.schedules.set(id, schedule);
+  }
+  return schedule;
 }
 
 function evaluateChange(leaf: ConditionLeaf, context: unknown, cs: boolean): boolean {

@@ -4,23 +4,32 @@
 
 export {
   ACTION_TYPES,
+  AGE_OPERATORS,
+  BUSINESS_HOURS_OPERATORS,
   CHANGEABLE_TICKET_FIELDS,
+  COMPARISON_OPERATORS,
+  DATE_CONTEXT_FIELDS,
   CONTEXT_ROOTS,
   HTTP_METHODS,
   MAX_WAIT_SECONDS,
   MESSAGE_CONTEXT_FIELDS,
   NODE_TYPES,
+  NOW_FIELD,
+  NOW_OPERATORS,
   OPERATORS,
   RESOLUTION_TYPES,
   TICKET_CONTEXT_FIELDS,
   TICKET_PRIORITIES,
   TICKET_STATUSES,
   TRIGGER_TYPES,
+  WEEKDAYS,
 } from './types.ts';
 export type {
   ActionData,
   ActionNode,
   ActionType,
+  BusinessCalendar,
+  CalendarsById,
   ChangeableTicketField,
   ConditionData,
   ConditionGroup,
@@ -45,20 +54,41 @@ export type {
   TriggerData,
   TriggerNode,
   TriggerType,
+  Weekday,
   WorkflowGraph,
 } from './types.ts';
 
 export { defaultGraph, validateGraph, MAX_EDGES, MAX_ID_LENGTH, MAX_NODES } from './validate.ts';
 export { MAX_ISSUES } from './issues.ts';
-export { evaluateCondition, PatternError } from './conditions.ts';
+export { evaluateCondition, PatternError, type EvaluationOptions } from './conditions.ts';
+export { calendarReferences, conditionCalendarIds, isCalendarId, type CalendarReference } from './calendar-refs.ts';
 export { getPath } from './paths.ts';
 export { renderAction, renderTemplate, renderTemplateDeep, templatePaths } from './template.ts';
 export { GraphWalker, findTriggerNode, isBranchingNode, nodeById, outcomeEdges } from './walker.ts';
 export { walkToFirstAction, type PassedStep } from './prefix.ts';
+export { MAX_AGE_SECONDS } from './validate-conditions.ts';
 export { walk } from './walk.ts';
 export { needsTicketSentence, ticketActionsReached, TICKETLESS_ACTIONS, type TicketAction } from './needs-ticket.ts';
 export { cronProblem } from './cron.ts';
 export { MAX_PROGRAM_SIZE, patternProblem } from './regex.ts';
-export { isValidTimeZone } from './validate-trigger.ts';
+export { isValidTimeZone, SCHEDULE_PARAMETERS } from './validate-trigger.ts';
+export { ACTION_PARAMETERS } from './validate-actions.ts';
 export { parseIsoInstant } from './dates.ts';
 export { codePointLength } from './text.ts';
+export {
+  addOpenTime,
+  businessSchedule,
+  CalendarError,
+  clockMinutes,
+  dayNumber,
+  formatDuration,
+  isOpenAt,
+  isoInstant,
+  openStretches,
+  openTimeBetween,
+  SEARCH_HORIZON_DAYS,
+  subtractOpenTime,
+  weekdayOf,
+  type BusinessSchedule,
+  type OpenStretch,
+} from './business-time.ts';

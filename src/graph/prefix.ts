@@ -3,7 +3,8 @@
 // reachable (every path ends at a condition that does not hold), the run is complete already
 // and needs no workflow engine at all.
 
-import { evaluateCondition, PatternError } from './conditions.ts';
+import { CalendarError } from './business-time.ts';
+import { evaluateCondition, PatternError, type EvaluationOptions } from './conditions.ts';
 import type { RunContext, WorkflowGraph } from './types.ts';
 import { GraphWalker, nodeById } from './walker.ts';
 
@@ -14,10 +15,11 @@ export type PassedStep = { nodeId: string; status: 'passed'; result?: boolean };
  * Walks the trigger and the conditions reachable without running an action. Returns their
  * steps in the order a run visits them, and whether some action became ready (then a run is
  * needed, and it walks the same nodes again itself). A condition whose `matches` pattern cannot
- * run also needs the run: it fails the execution there, saying why, where here it would fail
- * whoever creates the execution (a relay delivering a batch of events).
+ * run, or whose calendar cannot be read, also needs the run: it fails the execution there,
+ * saying why, where here it would fail whoever creates the execution (a relay delivering a
+ * batch of events). `now` is the moment the execution is created.
  */
-export function walkToFirstAction(graph: WorkflowGraph, context: RunContext): { steps: PassedStep[]; reachesAction: boolean } {
+export function walkToFirstAction(graph: WorkflowGraph, context: RunContext, options: Pick<EvaluationOptions, 'now' | 'calendars'> = {}): { steps: PassedStep[]; reachesAction: boolean } {
   const nodes = nodeById(graph);
   const walker = new GraphWalker(graph);
   const steps: PassedStep[] = [];
@@ -28,9 +30,9 @@ export function walkToFirstAction(graph: WorkflowGraph, context: RunContext): { 
     if (node.type === 'condition') {
       let result: boolean;
       try {
-        result = evaluateCondition(node.data, context);
+        result = evaluateCondition(node.data, context, options);
       } catch (err) {
-        if (err instanceof PatternError) return { steps, reachesAction: true };
+        if (err instanceof PatternError || err instanceof CalendarError) return { steps, reachesAction: true };
         throw err;
       }
       steps.push({ nodeId: node.id, status: 'passed', result });

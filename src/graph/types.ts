@@ -52,8 +52,46 @@ export const OPERATORS = [
   'changed',
   'changed_to',
   'changed_from',
+  'in_business_hours',
+  'outside_business_hours',
+  'older_than',
+  'newer_than',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
+
+/** Operators whose `value` is a calendar id: the field's instant against the calendar's open hours. */
+export const BUSINESS_HOURS_OPERATORS = ['in_business_hours', 'outside_business_hours'] as const;
+/** Operators whose `value` is an age, `{ seconds }` or `{ seconds, calendarId }`, measured up to `now`. */
+export const AGE_OPERATORS = ['older_than', 'newer_than'] as const;
+/** Operators that compare the field with a value as numbers or instants. */
+export const COMPARISON_OPERATORS = ['greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'] as const;
+
+/**
+ * The condition field that reads the moment the condition is evaluated (a run's workflow time,
+ * a dry run's `at`), not the context. Only the operators that read an instant take it.
+ */
+export const NOW_FIELD = 'now';
+/** Operators a condition on `now` may use. */
+export const NOW_OPERATORS = [...BUSINESS_HOURS_OPERATORS, ...COMPARISON_OPERATORS] as const;
+/** Date fields of the context (ISO 8601 instants), for the business-hours and age operators; `data.*` may hold others. */
+export const DATE_CONTEXT_FIELDS = ['ticket.createdAt', 'ticket.updatedAt', 'message.createdAt'] as const;
+
+/** Days of a calendar's week, as its opening hours name them. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** When a desk is open (a calendar of the API, as a run reads it): its zone, weekly hours and holidays. */
+export interface BusinessCalendar {
+  /** An IANA time zone name. */
+  timeZone: string;
+  /** Open from `from` up to, not including, `to` (`HH:MM`; `to` may be `24:00`), local time. */
+  hours: Array<{ day: Weekday; from: string; to: string }>;
+  /** Local dates (`YYYY-MM-DD`) closed all day. */
+  holidays: Array<{ date: string; name?: string }>;
+}
+
+/** Calendars a run can read, by id. */
+export type CalendarsById = Readonly<Record<string, BusinessCalendar>>;
 
 export const ACTION_TYPES = [
   'assign_ticket',
@@ -148,6 +186,8 @@ export interface TicketFilter {
   priority?: TicketPriority[];
   tagsAny?: string[];
   idleForSeconds?: number;
+  /** Counts idleForSeconds in this calendar's open time. */
+  calendarId?: string;
 }
 
 export interface ScheduledTriggerData extends Labelled {
@@ -180,9 +220,10 @@ export type ActionData = Labelled &
         headers?: Record<string, string>;
         body?: string | Record<string, unknown> | unknown[];
       }
-    | { actionType: 'delay'; seconds: number; until?: never }
-    | { actionType: 'delay'; until: string; seconds?: never }
-    | { actionType: 'wait_for_reply'; timeoutSeconds: number }
+    | { actionType: 'delay'; seconds: number; until?: never; businessSeconds?: never; calendarId?: never }
+    | { actionType: 'delay'; until: string; seconds?: never; businessSeconds?: never; calendarId?: never }
+    | { actionType: 'delay'; businessSeconds: number; calendarId: string; seconds?: never; until?: never }
+    | { actionType: 'wait_for_reply'; timeoutSeconds: number; calendarId?: string }
   );
 
 // ---------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // the ticket and message fields the action writes (assignTo ≤ 200, reply body ≤ 100,000,
 // bodyHtml ≤ 200,000) so an action never fails at run time on a rule known at save time.
 
+import { isCalendarId } from './calendar-refs.ts';
 import { parseIsoInstant } from './dates.ts';
 import { childPath } from './issues.ts';
 import type { Scope } from './issues.ts';
@@ -21,7 +22,8 @@ import {
   requiredPath,
 } from './validate-fields.ts';
 
-const PARAMS: Record<ActionType, readonly string[]> = {
+/** The parameters each action takes (besides actionType and label); editors build their forms from this list. */
+export const ACTION_PARAMETERS: Record<ActionType, readonly string[]> = {
   assign_ticket: ['assignTo'],
   set_status: ['status'],
   set_priority: ['priority'],
@@ -30,8 +32,8 @@ const PARAMS: Record<ActionType, readonly string[]> = {
   remove_tag: ['tag'],
   send_reply: ['body', 'bodyHtml'],
   http_request: ['method', 'url', 'headers', 'body'],
-  delay: ['seconds', 'until'],
-  wait_for_reply: ['timeoutSeconds'],
+  delay: ['seconds', 'until', 'businessSeconds', 'calendarId'],
+  wait_for_reply: ['timeoutSeconds', 'calendarId'],
 };
 
 export const MAX_URL_LENGTH = 2048;
@@ -49,7 +51,7 @@ export function checkActionData(scope: Scope, data: Record<string, unknown>): vo
   if (typePath === undefined) return;
   const actionType = checkNodeType(scope, typePath, data.actionType, ACTION_TYPES, 'action type');
   if (actionType === undefined) return;
-  checkKeys(scope, data, ['actionType', 'label', ...PARAMS[actionType]]);
+  checkKeys(scope, data, ['actionType', 'label', ...ACTION_PARAMETERS[actionType]]);
   switch (actionType) {
     case 'assign_ticket':
       checkString(scope, data, 'assignTo', { min: 1, max: 200, notBlank: true, template: true });
@@ -81,7 +83,14 @@ export function checkActionData(scope: Scope, data: Record<string, unknown>): vo
       return;
     case 'wait_for_reply':
       checkNumber(scope, data, 'timeoutSeconds', { greaterThan: 0, atMost: MAX_WAIT_SECONDS });
+      if (Object.hasOwn(data, 'calendarId')) checkCalendarId(scope, data);
       return;
+  }
+}
+
+function checkCalendarId(scope: Scope, data: Record<string, unknown>): void {
+  if (!isCalendarId(data.calendarId)) {
+    scope.issues.add(childPath(scope.path, 'calendarId'), `${scope.who}: calendarId must be the id of a calendar (a UUID), got ${quote(data.calendarId)}`);
   }
 }
 
@@ -167,14 +176,23 @@ function checkTemplatesDeep(scope: Scope, path: string, value: unknown): void {
 }
 
 function checkDelay(scope: Scope, data: Record<string, unknown>): void {
-  const hasSeconds = Object.hasOwn(data, 'seconds');
-  const hasUntil = Object.hasOwn(data, 'until');
-  if (hasSeconds === hasUntil) {
-    const what = hasSeconds ? 'either seconds or until, not both' : 'seconds or until';
+  const given = (['seconds', 'until', 'businessSeconds'] as const).filter((k) => Object.hasOwn(data, k));
+  if (given.length !== 1) {
+    const what = given.length === 0 ? 'seconds, until or businessSeconds' : `one of seconds, until and businessSeconds, not ${given.join(' and ')}`;
     scope.issues.add(scope.path, `${scope.who}: delay needs ${what}`);
     return;
   }
-  if (hasSeconds) {
+  const hasCalendar = Object.hasOwn(data, 'calendarId');
+  if (given[0] === 'businessSeconds') {
+    checkNumber(scope, data, 'businessSeconds', { greaterThan: 0, atMost: MAX_WAIT_SECONDS });
+    if (!hasCalendar) scope.issues.add(childPath(scope.path, 'calendarId'), `${scope.who}: businessSeconds counts the open time of a calendar: give its calendarId`);
+    else checkCalendarId(scope, data);
+    return;
+  }
+  if (hasCalendar) {
+    scope.issues.add(childPath(scope.path, 'calendarId'), `${scope.who}: calendarId goes with businessSeconds (open time); a delay of ${given[0]} counts calendar time`);
+  }
+  if (given[0] === 'seconds') {
     checkNumber(scope, data, 'seconds', { greaterThan: 0, atMost: MAX_WAIT_SECONDS });
     return;
   }

@@ -4,15 +4,16 @@
 // meaningfully, so an author learns at save time that `in` needs a list rather than watching
 // the condition be false forever.
 
+import { isCalendarId } from './calendar-refs.ts';
 import { parseIsoInstant } from './dates.ts';
 import { childPath } from './issues.ts';
 import type { Scope } from './issues.ts';
 import { changedFieldName, contextPathProblem } from './paths.ts';
 import { patternProblem } from './regex.ts';
 import { isRecord, quote } from './text.ts';
-import { CHANGEABLE_TICKET_FIELDS, OPERATORS } from './types.ts';
+import { AGE_OPERATORS, BUSINESS_HOURS_OPERATORS, CHANGEABLE_TICKET_FIELDS, DATE_CONTEXT_FIELDS, NOW_FIELD, NOW_OPERATORS, OPERATORS } from './types.ts';
 import type { Operator } from './types.ts';
-import { checkKeys, checkLabel, requiredPath } from './validate-fields.ts';
+import { checkKeys, checkLabel, checkNumber, requiredPath } from './validate-fields.ts';
 
 export const MAX_GROUP_DEPTH = 5;
 export const MAX_LEAVES = 50;
@@ -24,6 +25,10 @@ const GROUP_KEYS = ['match', 'conditions'];
 const NO_VALUE: readonly Operator[] = ['is_empty', 'is_not_empty', 'changed'];
 const CHANGE_OPERATORS: readonly Operator[] = ['changed', 'changed_to', 'changed_from'];
 const COMPARISONS: readonly Operator[] = ['greater_than', 'greater_or_equal', 'less_than', 'less_or_equal'];
+const INSTANT_OPERATORS: readonly Operator[] = [...BUSINESS_HOURS_OPERATORS, ...AGE_OPERATORS];
+/** Longest age older_than / newer_than take: ten years. */
+export const MAX_AGE_SECONDS = 315_360_000;
+const AGE_KEYS = ['seconds', 'calendarId'];
 
 interface Walk {
   scope: Scope;
@@ -106,6 +111,21 @@ function checkField(scope: Scope, leaf: Record<string, unknown>, op: Operator | 
     scope.issues.add(path, `${scope.who}: field must be a dotted path string, got ${quote(field)}`);
     return;
   }
+  if (field === NOW_FIELD) {
+    if (op !== undefined && !(NOW_OPERATORS as readonly Operator[]).includes(op)) {
+      scope.issues.add(path, `${scope.who}: the field now (the moment the condition is evaluated) takes only ${NOW_OPERATORS.join(', ')}, not ${op}`);
+    }
+    return;
+  }
+  if (op !== undefined && INSTANT_OPERATORS.includes(op)) {
+    const problem = contextPathProblem(field);
+    if (problem !== undefined) scope.issues.add(path, `${scope.who}: field ${problem}`);
+    else if (!(DATE_CONTEXT_FIELDS as readonly string[]).includes(field) && !field.startsWith('data.')) {
+      const allowed = [...((BUSINESS_HOURS_OPERATORS as readonly Operator[]).includes(op) ? [NOW_FIELD] : []), ...DATE_CONTEXT_FIELDS, 'a data.* path'];
+      scope.issues.add(path, `${scope.who}: ${op} needs a date field (${allowed.join(', ')}), got ${quote(field)}`);
+    }
+    return;
+  }
   if (op !== undefined && CHANGE_OPERATORS.includes(op)) {
     if (changedFieldName(field) === undefined) {
       scope.issues.add(
@@ -155,6 +175,14 @@ function checkValue(scope: Scope, leaf: Record<string, unknown>, op: Operator): 
         fail(`a list of 1-${MAX_IN_LIST} strings, numbers, booleans or nulls`);
       }
       return;
+    case 'in_business_hours':
+    case 'outside_business_hours':
+      if (!isCalendarId(value)) fail('the id of a calendar (a UUID)');
+      return;
+    case 'older_than':
+    case 'newer_than':
+      checkAge(scope, path, has, value, op);
+      return;
     case 'matches': {
       if (typeof value !== 'string' || value === '') {
         fail('a regular expression string');
@@ -166,10 +194,26 @@ function checkValue(scope: Scope, leaf: Record<string, unknown>, op: Operator): 
     }
     default:
       if (COMPARISONS.includes(op)) {
-        const ok =
-          (typeof value === 'number' && Number.isFinite(value)) ||
-          (typeof value === 'string' && parseIsoInstant(value) !== undefined);
-        if (!ok) fail('a number or an ISO 8601 date (2025-01-31 or 2025-01-31T09:00:00Z)');
+        const isDate = typeof value === 'string' && parseIsoInstant(value) !== undefined;
+        if (leaf.field === NOW_FIELD) {
+          if (!isDate) fail('an ISO 8601 date to compare now with (2025-01-31 or 2025-01-31T09:00:00Z)');
+        } else if (!isDate && !(typeof value === 'number' && Number.isFinite(value))) {
+          fail('a number or an ISO 8601 date (2025-01-31 or 2025-01-31T09:00:00Z)');
+        }
       }
+  }
+}
+
+/** `{ seconds }` (calendar time) or `{ seconds, calendarId }` (open time of that calendar). */
+function checkAge(scope: Scope, path: string, has: boolean, value: unknown, op: Operator): void {
+  if (!isRecord(value)) {
+    scope.issues.add(path, `${scope.who}: operator ${op} needs an age { "seconds": n } or { "seconds": n, "calendarId": "…" }, got ${has ? quote(value) : 'no value'}`);
+    return;
+  }
+  const ageScope = { ...scope, path };
+  checkKeys(ageScope, value, AGE_KEYS);
+  checkNumber(ageScope, value, 'seconds', { greaterThan: 0, atMost: MAX_AGE_SECONDS });
+  if (Object.hasOwn(value, 'calendarId') && !isCalendarId(value.calendarId)) {
+    scope.issues.add(childPath(path, 'calendarId'), `${scope.who}: calendarId must be the id of a calendar (a UUID), got ${quote(value.calendarId)}`);
   }
 }

@@ -2,6 +2,7 @@
 // a scheduled trigger also carries its schedule and an optional ticket filter
 // (docs/automations.md, "Schedules").
 
+import { isCalendarId } from './calendar-refs.ts';
 import { cronProblem } from './cron.ts';
 import { childPath } from './issues.ts';
 import type { Scope } from './issues.ts';
@@ -10,8 +11,9 @@ import { TICKET_PRIORITIES, TICKET_STATUSES, TRIGGER_TYPES } from './types.ts';
 import type { TriggerType } from './types.ts';
 import { checkKeys, checkLabel, checkNodeType, checkNumber, checkStringValue, requiredPath } from './validate-fields.ts';
 
-const SCHEDULE_KEYS = ['cron', 'intervalSeconds', 'timezone', 'ticketFilter'];
-const FILTER_KEYS = ['status', 'priority', 'tagsAny', 'idleForSeconds'];
+/** What a scheduled trigger node takes besides triggerType and label. */
+export const SCHEDULE_PARAMETERS: readonly string[] = ['cron', 'intervalSeconds', 'timezone', 'ticketFilter'];
+const FILTER_KEYS = ['status', 'priority', 'tagsAny', 'idleForSeconds', 'calendarId'];
 const MAX_FILTER_TAGS = 100;
 /** Longest interval or idle time: one year, like delays. */
 const MAX_SCHEDULE_SECONDS = 31_536_000;
@@ -49,7 +51,7 @@ export function checkTriggerData(scope: Scope, data: Record<string, unknown>, wo
     checkKeys(scope, data, ['triggerType', 'label']);
     return;
   }
-  checkKeys(scope, data, ['triggerType', 'label', ...SCHEDULE_KEYS]);
+  checkKeys(scope, data, ['triggerType', 'label', ...SCHEDULE_PARAMETERS]);
   checkSchedule(scope, data);
 }
 
@@ -102,6 +104,14 @@ function checkTicketFilter(parent: Scope, filter: unknown): void {
   }
   if (Object.hasOwn(filter, 'idleForSeconds')) {
     checkNumber(scope, filter, 'idleForSeconds', { atLeast: 1, atMost: MAX_SCHEDULE_SECONDS, integer: true });
+  }
+  if (Object.hasOwn(filter, 'calendarId')) {
+    const path = childPath(scope.path, 'calendarId');
+    if (!isCalendarId(filter.calendarId)) {
+      scope.issues.add(path, `${scope.who}: ticketFilter.calendarId must be the id of a calendar (a UUID), got ${quote(filter.calendarId)}`);
+    } else if (!Object.hasOwn(filter, 'idleForSeconds')) {
+      scope.issues.add(path, `${scope.who}: ticketFilter.calendarId counts idleForSeconds in open time: give idleForSeconds too`);
+    }
   }
 }
 

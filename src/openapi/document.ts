@@ -75,6 +75,7 @@ export function openApiDocument(app: Koa): OpenApiDocument {
         { name: 'Messages', description: 'The messages of a ticket; customer replies (§3).' },
         { name: 'Workflows', description: 'Automation workflows: a trigger, conditions and actions (§4, §5).' },
         { name: 'Executions', description: 'Runs of a workflow: by hand, by webhook, and their steps (§4, §8).' },
+        { name: 'Calendars', description: 'Business hours: when the desk is open, for workflows that count open time (Calendars).' },
         { name: 'Service', description: 'Health, readiness, metrics and this reference; no API key.' },
       ],
       paths,
@@ -142,6 +143,7 @@ function operationObject(route: MountedRoute): ZodOpenApiOperationObject {
       headers: requestIdHeader.extend({
         ...(status === '401' ? { 'WWW-Authenticate': z.literal('Bearer').optional() } : {}),
         ...(status === '429' ? { 'Retry-After': z.string().meta({ description: 'Whole seconds to wait, at least 1.' }) } : {}),
+        ...(status === '412' ? { ETag: z.string().meta({ description: 'The current entity tag of the resource.' }) } : {}),
       }),
     };
   }
@@ -180,7 +182,7 @@ export const toOpenApiPath = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$
 
 function defaultTag(path: string): string {
   const segments = path.split('/').filter((s) => s && !s.startsWith(':') && s !== 'api' && s !== 'v1');
-  const resource = [...segments].reverse().find((s) => ['tickets', 'messages', 'workflows', 'executions'].includes(s));
+  const resource = [...segments].reverse().find((s) => ['tickets', 'messages', 'workflows', 'executions', 'calendars'].includes(s));
   return resource ? resource[0].toUpperCase() + resource.slice(1) : 'Service';
 }
 

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import { Execution, ExecutionStep } from '../executions/entity.ts';
 import type { RunGraphInput } from '../executions/run-input.ts';
-import { walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
+import { byId, readCalendars } from '../calendars/store.ts';
+import { calendarReferences, walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
@@ -61,9 +62,14 @@ export class ExecutionDispatcher {
    * workflows (executionCount, lastTriggeredAt) in the same transaction.
    */
   async create(em: EntityManager, inputs: NewExecution[], now = new Date()): Promise<Execution[]> {
+    // The calendars the graphs name, read once for the batch (deleted ones included: a run keeps them).
+    const calendars = await readCalendars(em, inputs.flatMap((i) => calendarReferences(i.workflow.graph).map((r) => r.calendarId)));
     const created = inputs.map((input) => {
       const id = newId();
-      const prefix = walkToFirstAction(input.workflow.graph, input.context);
+      const prefix = walkToFirstAction(input.workflow.graph, input.context, {
+        now: now.getTime(),
+        calendars: byId(calendars.filter((c) => c.workspace === input.workflow.workspace)),
+      });
       if (!prefix.reachesAction) {
         prefix.steps.forEach((step, i) => em.create(ExecutionStep, { execution: id, ...step, seq: i + 1, result: step.result ?? null, startedAt: now, completedAt: now }));
       }
@@ -175,6 +181,7 @@ export class ExecutionDispatcher {
         graph,
         context: e.context as RunContext,
         chain: e.chain,
+        createdAt: e.startedAt.toISOString(),
       });
     }
     return inputs;

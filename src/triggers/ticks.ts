@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { idleCutoff, readCalendars, byId } from '../calendars/store.ts';
 import { uuidFromName } from '../ids.ts';
 import { Execution } from '../executions/entity.ts';
 import type { TicketFilter } from '../graph/index.ts';
@@ -34,7 +35,8 @@ export async function runTickBatch(
     return { cursor: null, started: created, done: true };
   }
 
-  const where = ticketFilterWhere(workflow.workspace, filter, opts.now);
+  const calendars = filter.calendarId ? byId(await readCalendars(em, [filter.calendarId], workflow.workspace)) : {};
+  const where = ticketFilterWhere(workflow.workspace, filter, opts.now, idleCutoff(filter, opts.now, calendars));
   if (opts.cursor) where.id = { $gt: opts.cursor };
   const tickets = await em.find(Ticket, where, { orderBy: { id: 'asc' }, limit: batchSize });
   const started = await createOnce(em, dispatcher, workflow, tickets.map((ticket) => ({ key: `${opts.tickId}:${ticket.id}`, ticket })));
@@ -42,13 +44,17 @@ export async function runTickBatch(
   return { cursor: done ? null : tickets[tickets.length - 1].id, started, done };
 }
 
-/** The tickets of the workspace a ticket filter selects at `now` (a query on Ticket). */
-export function ticketFilterWhere(workspaceId: string, filter: TicketFilter, now: Date): Record<string, unknown> {
+/**
+ * The tickets of the workspace a ticket filter selects at `now` (a query on Ticket).
+ * `idleBefore` is the cutoff of idleForSeconds when it counts a calendar's open time
+ * (calendars/store.ts, idleCutoff); without it, calendar time.
+ */
+export function ticketFilterWhere(workspaceId: string, filter: TicketFilter, now: Date, idleBefore?: Date): Record<string, unknown> {
   const where: Record<string, unknown> = { workspace: workspaceId };
   if (filter.status?.length) where.status = { $in: filter.status };
   if (filter.priority?.length) where.priority = { $in: filter.priority };
   if (filter.tagsAny?.length) where.tags = { $overlap: filter.tagsAny };
-  if (filter.idleForSeconds) where.updatedAt = { $lte: new Date(now.getTime() - filter.idleForSeconds * 1000) };
+  if (filter.idleForSeconds) where.updatedAt = { $lte: idleBefore ?? new Date(now.getTime() - filter.idleForSeconds * 1000) };
   return where;
 }
 

@@ -5,9 +5,19 @@ import type { AppState } from '../http/state.ts';
 import { validate } from '../http/validate.ts';
 import { operation } from '../http/operation.ts';
 import { createdWorkflow, presentCreatedWorkflow, presentWorkflow, presentWorkflowListItem, publicWorkflow, workflowListItem } from './presenter.ts';
+import { parseIfMatch, workflowEtag } from './etag.ts';
 import { createWorkflowBody, listWorkflowsQuery, updateWorkflowBody } from './schema.ts';
 
 const workflowEnvelope = z.strictObject({ workflow: publicWorkflow });
+const etagHeader = z.object({
+  ETag: z.string().meta({ description: 'The workflow\'s current entity tag: it changes whenever the workflow does. Send it back in If-Match when updating.' }),
+});
+const ifMatchHeader = z.object({
+  'If-Match': z
+    .string()
+    .optional()
+    .meta({ description: 'The ETag of the workflow as you read it (or `*`): the update applies only if nobody changed the workflow since, else 412 `precondition_failed` and nothing changes. Without it, the update applies whatever the state.' }),
+});
 
 /** Workflow definitions; mounted under /api/workflows. Each route's operation(...) is its entry in GET /openapi.json. */
 export function workflowRoutes(): Router<AppState> {
@@ -45,26 +55,33 @@ export function workflowRoutes(): Router<AppState> {
   const get = operation({
     operationId: 'getWorkflow',
     summary: 'Get a workflow with its full configuration',
-    responses: { 200: { description: 'The workflow, with its graph (and webhook address and secret on a webhook workflow).', schema: workflowEnvelope } },
+    responses: { 200: { description: 'The workflow, with its graph (and webhook address and secret on a webhook workflow).', schema: workflowEnvelope, headers: etagHeader } },
   });
   router.get('/:id', get, async (ctx) => {
-    const workflow = await ctx.state.services.workflows.get(ctx.state.workspaceId, ctx.params.id);
-    ctx.body = { workflow: presentWorkflow(workflow) };
+    const workflow = presentWorkflow(await ctx.state.services.workflows.get(ctx.state.workspaceId, ctx.params.id));
+    ctx.set('ETag', workflowEtag(workflow));
+    ctx.body = { workflow };
   });
 
   const update = operation({
     operationId: 'updateWorkflow',
     summary: 'Update a workflow',
-    description: '`version` goes up when the graph or the trigger type really changes. A refused PATCH changes nothing.',
+    description:
+      '`version` goes up when the graph or the trigger type really changes. A refused PATCH changes nothing. ' +
+      'With `If-Match`, it applies only to the workflow as that ETag saw it (412 otherwise).',
     body: updateWorkflowBody,
-    responses: { 200: { description: 'The full configuration after the update.', schema: workflowEnvelope } },
+    headers: ifMatchHeader,
+    responses: { 200: { description: 'The full configuration after the update.', schema: workflowEnvelope, headers: etagHeader } },
+    errors: ['precondition_failed'],
   });
   router.patch('/:id', update, jsonBody(MiB), async (ctx) => {
     const { workflows } = ctx.state.services;
     await workflows.get(ctx.state.workspaceId, ctx.params.id);
     const input = validate(updateWorkflowBody, ctx.request.body);
-    const workflow = await workflows.update(ctx.state.workspaceId, ctx.params.id, input);
-    ctx.body = { workflow: presentWorkflow(workflow) };
+    const ifMatch = parseIfMatch(ctx.headers['if-match']);
+    const workflow = presentWorkflow(await workflows.update(ctx.state.workspaceId, ctx.params.id, input, { ifMatch }));
+    ctx.set('ETag', workflowEtag(workflow));
+    ctx.body = { workflow };
   });
 
   const remove = operation({

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOr404 } from '../common/find-or-404.ts';
-import { validationFailed } from '../errors.ts';
+import { preconditionFailed, validationFailed } from '../errors.ts';
 import { defaultGraph, validateGraph, type TriggerType, type WorkflowGraph } from '../graph/index.ts';
 import type { Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from './entity.ts';
+import { canonicalJson, ifMatchHolds, workflowEtag, type IfMatch } from './etag.ts';
+import { presentWorkflow } from './presenter.ts';
 import type { CreateWorkflowInput, UpdateWorkflowInput } from './schema.ts';
 import { scheduleSpecOf, type ScheduleSync } from './schedule-spec.ts';
 
@@ -14,33 +16,46 @@ export interface RunCanceller {
   cancelAll(workflowId: string): Promise<void>;
 }
 
+/**
+ * Checks that the calendars a graph names are the workspace's (the calendars module does it): a
+ * 400 naming each node otherwise. Inside a transaction it keeps them from being deleted until
+ * the transaction ends.
+ */
+export interface CalendarReferenceCheck {
+  checkReferences(em: EntityManager, workspaceId: string, graph: WorkflowGraph): Promise<void>;
+}
+
 /** Workflows of a workspace: their definitions, versions and schedules. */
 export class WorkflowService {
   private readonly em: EntityManager;
   private readonly runs: RunCanceller;
+  private readonly calendars: CalendarReferenceCheck;
   private readonly schedules: ScheduleSync | undefined;
   private readonly logger: Logger | undefined;
 
-  constructor(em: EntityManager, deps: { runs: RunCanceller; schedules?: ScheduleSync; logger?: Logger }) {
+  constructor(em: EntityManager, deps: { runs: RunCanceller; calendars: CalendarReferenceCheck; schedules?: ScheduleSync; logger?: Logger }) {
     this.em = em;
     this.runs = deps.runs;
+    this.calendars = deps.calendars;
     this.schedules = deps.schedules;
     this.logger = deps.logger;
   }
 
   async create(workspaceId: string, input: CreateWorkflowInput): Promise<Workflow> {
     const { triggerType, graph } = workflowGraphOf(input);
-    const workflow = this.em.create(Workflow, {
-      workspace: workspaceId,
-      name: input.name,
-      description: input.description ?? null,
-      triggerType,
-      graph,
-      webhookSecret: triggerType === 'webhook' ? newWebhookSecret() : null,
+    return this.em.transactional(async (em) => {
+      await this.calendars.checkReferences(em, workspaceId, graph);
+      const workflow = em.create(Workflow, {
+        workspace: workspaceId,
+        name: input.name,
+        description: input.description ?? null,
+        triggerType,
+        graph,
+        webhookSecret: triggerType === 'webhook' ? newWebhookSecret() : null,
+      });
+      em.create(WorkflowVersion, { workflow: workflow.id, version: 1, triggerType, graph, createdAt: workflow.createdAt });
+      return workflow;
     });
-    this.em.create(WorkflowVersion, { workflow: workflow.id, version: 1, triggerType, graph, createdAt: workflow.createdAt });
-    await this.em.flush();
-    return workflow;
   }
 
   async get(workspaceId: string, workflowId: string): Promise<Workflow> {
@@ -58,9 +73,11 @@ export class WorkflowService {
   /**
    * Applies a change. The version goes up by one when the graph or the trigger type really
    * changes; name, description and isActive leave it. Changing only the trigger type retypes
-   * the trigger node of the current graph.
+   * the trigger node of the current graph. With `ifMatch`, the change applies only to the
+   * workflow in the state that ETag names (checked under the row lock, after the request's own
+   * validation): otherwise a 412 and nothing changes.
    */
-  async update(workspaceId: string, workflowId: string, input: UpdateWorkflowInput): Promise<Workflow> {
+  async update(workspaceId: string, workflowId: string, input: UpdateWorkflowInput, opts: { ifMatch?: IfMatch } = {}): Promise<Workflow> {
     let wasScheduled = false;
     const workflow = await this.em.transactional(async (em) => {
       const workflow = await findOr404(em, Workflow, workflowId, { workspace: workspaceId, deletedAt: null }, 'Workflow', { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -69,9 +86,13 @@ export class WorkflowService {
       let graph: WorkflowGraph = workflow.graph;
       if (input.workflowJson !== undefined) graph = checkedGraph(input.workflowJson, triggerType);
       else if (triggerType !== workflow.triggerType) graph = checkedGraph(retypeTrigger(workflow.graph, triggerType), triggerType);
+      if (opts.ifMatch) checkPrecondition(workflow, opts.ifMatch);
 
       const now = new Date();
-      if (triggerType !== workflow.triggerType || canonicalJson(graph) !== canonicalJson(workflow.graph)) {
+      const graphChanged = triggerType !== workflow.triggerType || canonicalJson(graph) !== canonicalJson(workflow.graph);
+      // A new graph, or an active workflow, names only calendars of the workspace, and holds them.
+      if (graphChanged || (input.isActive ?? workflow.isActive)) await this.calendars.checkReferences(em, workspaceId, graph);
+      if (graphChanged) {
         workflow.version += 1;
         workflow.triggerType = triggerType;
         workflow.graph = graph;
@@ -141,10 +162,14 @@ function retypeTrigger(graph: WorkflowGraph, triggerType: TriggerType): unknown 
   };
 }
 
-/** JSON with object keys sorted: PostgreSQL jsonb does not keep key order, so compare graphs this way. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+/** A 412 naming the current version and carrying the current ETag, unless `ifMatch` names the workflow as it is. */
+function checkPrecondition(workflow: Workflow, ifMatch: IfMatch): void {
+  const current = workflowEtag(presentWorkflow(workflow));
+  if (ifMatchHolds(ifMatch, current)) return;
+  throw preconditionFailed(
+    `The workflow was changed since you read it: it is now at version ${workflow.version}. Read it again (GET) and reapply your change, or send If-Match with its current ETag to overwrite it.`,
+    [{ path: 'If-Match', message: `does not name the current state of the workflow (version ${workflow.version}, ETag ${current})` }],
+    { ETag: current },
   );
 }
 

@@ -6,7 +6,8 @@ import { RunBookkeeping, type StepRecord } from '../../src/executions/bookkeepin
 import type { WorkflowEngine } from '../../src/executions/engine.ts';
 import type { StepStatus } from '../../src/executions/entity.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
-import type { ActionData } from '../../src/graph/index.ts';
+import { businessDeadline, evaluateWithCalendars, type BusinessDeadline } from '../../src/calendars/runs.ts';
+import type { ActionData, ConditionData, RunContext } from '../../src/graph/index.ts';
 import type { Logger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
 import { ticketContext, type TicketContext } from '../../src/tickets/context.ts';
@@ -33,6 +34,8 @@ export type StepInput = {
   startedAt: Date | string;
   completedAt: Date | string | null;
   error?: string | null;
+  /** Of a wait: when it ends. */
+  until?: Date | string | null;
 };
 
 export type ActionInput = {
@@ -70,6 +73,7 @@ const toRecord = (step: StepInput): StepRecord => ({
   ...step,
   startedAt: new Date(step.startedAt),
   completedAt: step.completedAt === null ? null : new Date(step.completedAt),
+  until: step.until ? new Date(step.until) : null,
 });
 
 /**
@@ -108,6 +112,20 @@ export function createActivities(deps: ActivityDeps) {
         if (err instanceof AppError && err.status === 404) return { ticket: null };
         throw err;
       }
+    },
+
+    /**
+     * The deadline of a business-time wait that begins now: computed here, outside the
+     * workflow, with the calendar as it is now, and recorded in the run's history, so that a
+     * replay or another worker never computes it again (docs/automations.md, "Business hours").
+     */
+    async businessDeadline(input: { workspaceId: string; calendarId: string; from: string; seconds: number }): Promise<BusinessDeadline> {
+      return nonRetryable(() => businessDeadline(deps.orm.em.fork(), input));
+    },
+
+    /** A condition that names calendars, evaluated at the run's `now` (recorded like the deadline above). */
+    async evaluateWithCalendars(input: { workspaceId: string; condition: ConditionData; context: RunContext; now: string }): Promise<boolean> {
+      return nonRetryable(() => evaluateWithCalendars(deps.orm.em.fork(), input));
     },
 
     async finishRun(input: { executionId: string; status: 'completed' | 'failed' | 'cancelled'; error: string | null; steps: StepInput[] }): Promise<void> {
@@ -208,6 +226,16 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+/** A broken rule (an AppError of status 4xx) fails at once; anything else is left to the retry policy. */
+async function nonRetryable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) throw ApplicationFailure.nonRetryable(err.message, err.code);
+    throw err;
+  }
+}
 
 function completedStep(input: ActionInput, result: unknown): StepRecord {
   return { nodeId: input.nodeId, seq: input.seq, status: 'completed', result, startedAt: new Date(input.startedAt), completedAt: new Date() };

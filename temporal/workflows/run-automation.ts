@@ -11,7 +11,20 @@ import {
   setHandler,
   sleep,
 } from '@temporalio/workflow';
-import { evaluateCondition, GraphWalker, nodeById, parseIsoInstant, renderAction, walk, type ActionData, type GraphNode, type RunContext } from '../../src/graph/index.ts';
+import {
+  conditionCalendarIds,
+  evaluateCondition,
+  formatDuration,
+  GraphWalker,
+  nodeById,
+  parseIsoInstant,
+  renderAction,
+  walk,
+  type ActionData,
+  type ConditionData,
+  type GraphNode,
+  type RunContext,
+} from '../../src/graph/index.ts';
 import type { RunGraphInput } from '../../src/executions/run-input.ts';
 import type { Activities, ActionOutcome, StepInput } from '../activities/index.ts';
 import { customerReplied } from './signals.ts';
@@ -138,42 +151,104 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
       return undefined;
     }
     if (node.type === 'condition') {
-      const result = evaluateCondition(node.data, context);
+      // `now` of a condition before the first action or wait is when the execution was created,
+      // the instant its first walk decided on; after that, the run's time at the node.
+      const at = beginning === null && input.createdAt !== undefined ? (parseIsoInstant(input.createdAt) ?? startedAt.getTime()) : startedAt.getTime();
+      // A condition that names a calendar is answered outside the sandbox, and its answer recorded.
+      if (conditionCalendarIds(node.data).length > 0) return calendarCondition(node, node.data, at, startedAt, seq);
+      const result = evaluateCondition(node.data, context, { now: at });
       unrecorded.push({ nodeId: node.id, seq, status: 'passed', result, startedAt, completedAt: startedAt });
       return result;
     }
     await begin();
     const action = node.data;
-    if (action.actionType === 'delay') {
-      await local.recordSteps({ executionId, steps: [...take(), { nodeId: node.id, seq, status: 'waiting', startedAt, completedAt: null }] });
-      const ms = action.seconds !== undefined ? action.seconds * 1000 : (parseIsoInstant(action.until) ?? 0) - Date.now();
-      if (ms > 0) await waiting(`${node.id}: delay until ${new Date(Date.now() + ms).toISOString()}`, (summary) => sleep(ms, { summary }));
-      await resumed({ nodeId: node.id, seq, status: 'completed', startedAt, completedAt: now() });
+    if (action.actionType === 'delay' && action.businessSeconds !== undefined) {
+      const wait = await businessWait(node, action.calendarId, action.businessSeconds, startedAt, seq);
+      const ms = wait.until - Date.now();
+      if (ms > 0) {
+        const what = `${node.id}: delay of ${formatDuration(action.businessSeconds * 1000)} of open time (calendar ${JSON.stringify(wait.calendarName)}) until ${new Date(wait.until).toISOString()}`;
+        await waiting(what, (summary) => sleep(ms, { summary }));
+      }
+      await resumed({ nodeId: node.id, seq, status: 'completed', startedAt, completedAt: now(), until: new Date(wait.until) });
       return undefined;
     }
+    if (action.actionType === 'delay') {
+      const until = action.seconds !== undefined ? new Date(startedAt.getTime() + action.seconds * 1000) : new Date(Math.max(parseIsoInstant(action.until ?? '') ?? 0, startedAt.getTime()));
+      await local.recordSteps({ executionId, steps: [...take(), { nodeId: node.id, seq, status: 'waiting', startedAt, completedAt: null, until }] });
+      const ms = action.seconds !== undefined ? action.seconds * 1000 : (parseIsoInstant(action.until ?? '') ?? 0) - Date.now();
+      if (ms > 0) await waiting(`${node.id}: delay until ${new Date(Date.now() + ms).toISOString()}`, (summary) => sleep(ms, { summary }));
+      await resumed({ nodeId: node.id, seq, status: 'completed', startedAt, completedAt: now(), until });
+      return undefined;
+    }
+    if (action.actionType === 'wait_for_reply' && action.calendarId !== undefined) {
+      const wait = await businessWait(node, action.calendarId, action.timeoutSeconds, startedAt, seq);
+      const until = new Date(wait.until);
+      const what = `${node.id}: wait_for_reply from the customer for ${formatDuration(action.timeoutSeconds * 1000)} of open time (calendar ${JSON.stringify(wait.calendarName)}) until ${until.toISOString()}`;
+      const replied = await waiting(what, (summary) => waitForReply(startedAt.getTime(), wait.until, Math.max(1, wait.until - Date.now()), summary));
+      await resumed({ nodeId: node.id, seq, status: 'completed', result: replied, startedAt, completedAt: now(), until });
+      return replied;
+    }
     if (action.actionType === 'wait_for_reply') {
-      await local.recordSteps({ executionId, steps: [...take(), { nodeId: node.id, seq, status: 'waiting', startedAt, completedAt: null }] });
-      const until = new Date(startedAt.getTime() + action.timeoutSeconds * 1000).toISOString();
-      const replied = await waiting(`${node.id}: wait_for_reply from the customer until ${until}`, (summary) =>
-        waitForReply(startedAt.getTime(), action.timeoutSeconds * 1000, summary),
+      const until = new Date(startedAt.getTime() + action.timeoutSeconds * 1000);
+      await local.recordSteps({ executionId, steps: [...take(), { nodeId: node.id, seq, status: 'waiting', startedAt, completedAt: null, until }] });
+      const replied = await waiting(`${node.id}: wait_for_reply from the customer until ${until.toISOString()}`, (summary) =>
+        waitForReply(startedAt.getTime(), until.getTime(), action.timeoutSeconds * 1000, summary),
       );
-      await resumed({ nodeId: node.id, seq, status: 'completed', result: replied, startedAt, completedAt: now() });
+      await resumed({ nodeId: node.id, seq, status: 'completed', result: replied, startedAt, completedAt: now(), until });
       return replied;
     }
     return runAction(node, action, startedAt, seq);
   }
 
   /**
-   * True once the customer replies within [since, since + timeout]. The signal may come late
-   * (Temporal, the worker or the relay were away): at the timeout the database, where every
-   * reply is written first, settles it.
+   * True once the customer replies within [since, until], waiting at most `timeoutMs`. The
+   * signal may come late (Temporal, the worker or the relay were away): at the timeout the
+   * database, where every reply is written first, settles it.
    */
-  async function waitForReply(since: number, timeoutMs: number, summary: string): Promise<boolean> {
-    const until = since + timeoutMs;
+  async function waitForReply(since: number, until: number, timeoutMs: number, summary: string): Promise<boolean> {
     const inTime = () => [...replies.values()].some((at) => at === undefined || (at >= since && at <= until));
     if (await condition(inTime, timeoutMs, { summary })) return true;
     if (!input.ticketId) return false;
     return local.customerRepliedBetween({ ticketId: input.ticketId, from: new Date(since).toISOString(), to: new Date(until).toISOString() });
+  }
+
+  /**
+   * A wait counted in a calendar's open time begins: its deadline is computed once, outside the
+   * sandbox (a local activity reads the calendar), and recorded with the waiting step. A
+   * calendar that cannot give one fails the node.
+   */
+  async function businessWait(node: GraphNode, calendarId: string, seconds: number, startedAt: Date, seq: number): Promise<{ until: number; calendarName: string }> {
+    let deadline;
+    try {
+      deadline = await local.businessDeadline({ workspaceId: input.workspaceId, calendarId, from: startedAt.toISOString(), seconds });
+    } catch (err) {
+      throw nodeFailed(node, err, startedAt, seq);
+    }
+    const until = Date.parse(deadline.until);
+    await local.recordSteps({ executionId, steps: [...take(), { nodeId: node.id, seq, status: 'waiting', startedAt, completedAt: null, until: new Date(until) }] });
+    return { until, calendarName: deadline.calendarName };
+  }
+
+  /** A condition that names calendars, answered by a local activity at `at` (the run's now). */
+  async function calendarCondition(node: GraphNode, data: ConditionData, at: number, startedAt: Date, seq: number): Promise<boolean> {
+    let result: boolean;
+    try {
+      result = await local.evaluateWithCalendars({ workspaceId: input.workspaceId, condition: data, context, now: new Date(at).toISOString() });
+    } catch (err) {
+      throw nodeFailed(node, err, startedAt, seq);
+    }
+    unrecorded.push({ nodeId: node.id, seq, status: 'passed', result, startedAt, completedAt: startedAt });
+    return result;
+  }
+
+  /** A node that cannot go on: its step fails with the reason, the other branches settle, the run fails naming it. */
+  function nodeFailed(node: GraphNode, err: unknown, startedAt: Date, seq: number): unknown {
+    if (isCancellation(err)) return err;
+    const reason = failureMessage(err);
+    unrecorded.push({ nodeId: node.id, seq, status: 'failed', startedAt, completedAt: now(), error: reason });
+    if (failedNode === null && patched(BRANCHES_SETTLE)) branchFailed(node.id);
+    const what = node.type === 'action' ? node.data.actionType : node.type;
+    return ApplicationFailure.nonRetryable(`Node "${node.id}" (${what}) failed: ${reason}`, 'ActionFailed');
   }
 
   async function runAction(node: GraphNode, action: ActionData, startedAt: Date, seq: number): Promise<undefined> {
@@ -208,11 +283,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
         }
       }
     } catch (err) {
-      if (isCancellation(err)) throw err;
-      const reason = failureMessage(err);
-      unrecorded.push({ nodeId: node.id, seq, status: 'failed', startedAt, completedAt: now(), error: reason });
-      if (failedNode === null && patched(BRANCHES_SETTLE)) branchFailed(node.id);
-      throw ApplicationFailure.nonRetryable(`Node "${node.id}" (${action.actionType}) failed: ${reason}`, 'ActionFailed');
+      throw nodeFailed(node, err, startedAt, seq);
     }
     if (outcome.ticket) context = { ...context, ticket: outcome.ticket };
     return undefined;

@@ -67,7 +67,7 @@ export async function runGraph(input: RunGraphInput): Promise<void> {
   async function runAction(node: GraphNode, action: ActionData, startedAt: Date): Promise<boolean | undefined> {
     if (action.actionType === 'delay') {
       await bookkeeping.recordStep(input.executionId, { nodeId: node.id, status: 'waiting', startedAt, completedAt: null });
-      const ms = action.seconds !== undefined ? action.seconds * 1000 : Math.max(0, Date.parse(action.until) - Date.now());
+      const ms = action.seconds !== undefined ? action.seconds * 1000 : Math.max(0, Date.parse(action.until ?? '') - Date.now());
       if (ms > 0) await sleep(ms);
       await bookkeeping.recordStep(input.executionId, { nodeId: node.id, status: 'completed', startedAt, completedAt: new Date() });
       return undefined;

@@ -29,6 +29,7 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await anonymous.get('/readyz'), 200);
     expectStatus(await anonymous.get('/openapi.json'), 200);
     expectStatus(await anonymous.get('/docs'), 200);
+    expectStatus(await anonymous.get('/console'), 200);
     expectStatus(await anonymous.get('/metrics', { authorization: 'Bearer scrape-secret' }), 200);
     expectStatus(await anonymous.get('/metrics'), 401);
   });
@@ -76,7 +77,11 @@ describe('answers of the running app match the OpenAPI document', () => {
     const manualId = manual.body.workflow.id;
     expectStatus(await api.get('/api/workflows?active=false&trigger_type=manual'), 200);
     expectStatus(await api.get(`/api/workflows/${manualId}`), 200);
-    expectStatus(await api.patch(`/api/workflows/${manualId}`, { description: null }), 200);
+    const read = await api.get(`/api/workflows/${manualId}`);
+    expectStatus(await api.patch(`/api/workflows/${manualId}`, { description: null }, { 'if-match': read.headers.get('etag')! }), 200);
+    const stale = await api.patch(`/api/workflows/${manualId}`, { description: 'stale' }, { 'if-match': read.headers.get('etag')! });
+    expectStatus(stale, 412);
+    expect(stale.headers.get('etag')).toBeTruthy();
 
     // A run whose path reaches an action stays pending without an engine; one ending at a false condition completes at once, with steps.
     const pending = await api.post(`/api/workflows/${manualId}/trigger`, { ticketId: ticket.id, data: { reason: 'test' } });
@@ -99,6 +104,9 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await api.post(`/api/workflows/${quick.id}/backtest`, { limit: 5 }), 200);
     expectStatus(await api.post(`/api/workflows/${quick.id}/backtest`, { limit: 0 }), 400);
     expectStatus(await api.get(`/api/workflows/${manualId}/executions/${executionId}`), 200);
+    expectStatus(await api.get(`/api/v1/tickets/${ticket.id}/executions?limit=5`), 200);
+    expectStatus(await api.get(`/api/v1/tickets/${ticket.id}/executions?before=nope`), 400);
+    expectStatus(await api.get(`/api/v1/tickets/${UNKNOWN_ID}/executions`), 404);
     expectStatus(await api.post(`/api/workflows/${manualId}/executions/${executionId}/cancel`), 202);
     expectStatus(await api.post(`/api/workflows/${manualId}/executions/${executionId}/cancel`), 409);
 
@@ -116,6 +124,27 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await api.get(`/api/workflows/${UNKNOWN_ID}`), 404);
     expectStatus(await api.delete(`/api/workflows/${manualId}`), 204);
     expectStatus(await api.delete(`/api/workflows/${manualId}`), 404);
+  });
+
+  it('calendars, and their errors', async () => {
+    const hours = [{ day: 'mon', from: '09:00', to: '17:00' }];
+    const created = await api.post('/api/calendars', { name: 'Office', timeZone: 'Europe/Berlin', hours, holidays: [{ date: '2026-12-25', name: 'Christmas Day' }] });
+    expectStatus(created, 201);
+    const id = created.body.calendar.id;
+    expectStatus(await api.get('/api/calendars'), 200);
+    expectStatus(await api.get(`/api/calendars/${id}`), 200);
+    expectStatus(await api.patch(`/api/calendars/${id}`, { holidays: [] }), 200);
+    expectStatus(await api.post('/api/calendars', { name: 'Night', timeZone: 'UTC', hours: [{ day: 'fri', from: '22:00', to: '06:00' }] }), 400);
+    const workflowJson = {
+      nodes: [triggerNode('manual'), conditionNode('open', { field: 'now', operator: 'in_business_hours', value: id }), actionNode('tag')],
+      edges: [edge('trigger', 'open'), edge('open', 'tag', 'true')],
+    };
+    const user = (await api.post('/api/workflows', { name: uniqueName(), triggerType: 'manual', workflowJson })).body.workflow;
+    expectStatus(await api.patch(`/api/workflows/${user.id}`, { isActive: true }), 200);
+    expectStatus(await api.delete(`/api/calendars/${id}`), 409);
+    expectStatus(await api.delete(`/api/workflows/${user.id}`), 204);
+    expectStatus(await api.delete(`/api/calendars/${id}`), 204);
+    expectStatus(await api.get(`/api/calendars/${id}`), 404);
   });
 
   it('rate limiting (429 with Retry-After)', async () => {

@@ -62,8 +62,8 @@ describe('GET /openapi.json', () => {
     const { documented, hidden } = mountedRoutes(app.koa);
     expect(documented.length).toBeGreaterThan(15);
     expect(operationsOf(doc).sort()).toEqual([...new Set(documented)].sort());
-    // Only the files of the docs page are left out, on purpose.
-    expect(hidden).toEqual(['GET /docs/{file}']);
+    // Only the files of the docs page and of the console are left out, on purpose.
+    expect(hidden.sort()).toEqual(['GET /console/assets/{file}', 'GET /docs/{file}']);
   });
 
   it('fails to build, naming the route, when a mounted route does not describe itself', () => {
@@ -111,7 +111,7 @@ describe('GET /openapi.json', () => {
       expect(res.status, `${method} ${path}`).toBe(401);
     }
     const open = operations.filter((o) => !o.keyed).map((o) => `${o.method} ${o.path}`);
-    expect(open.sort()).toEqual(['GET /docs', 'GET /healthz', 'GET /metrics', 'GET /openapi.json', 'GET /readyz', 'POST /api/workflows/{id}/webhook']);
+    expect(open.sort()).toEqual(['GET /console', 'GET /docs', 'GET /healthz', 'GET /metrics', 'GET /openapi.json', 'GET /readyz', 'POST /api/workflows/{id}/webhook']);
   });
 
   it('documents X-Request-Id on every answer, and Idempotency-Replayed where Idempotency-Key is taken', async () => {
@@ -140,6 +140,7 @@ describe('GET /openapi.json', () => {
     const ids = {
       '/api/v1/tickets': (await api.post('/api/v1/tickets', newTicket())).body.data.id,
       '/api/workflows': (await api.post('/api/workflows', { name: 'Bodies' })).body.workflow.id,
+      '/api/calendars': (await api.post('/api/calendars', { name: 'Bodies', timeZone: 'UTC', hours: [{ day: 'mon', from: '09:00', to: '17:00' }] })).body.calendar.id,
     };
     type Body = { required?: string[]; additionalProperties?: unknown };
     const strictBodies = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -148,8 +149,10 @@ describe('GET /openapi.json', () => {
         .filter((o): o is { method: string; path: string; schema: Body } => o.schema?.additionalProperties === false),
     );
     expect(strictBodies.map((b) => `${b.method} ${b.path}`).sort()).toEqual([
+      'PATCH /api/calendars/{id}',
       'PATCH /api/v1/tickets/{id}',
       'PATCH /api/workflows/{id}',
+      'POST /api/calendars',
       'POST /api/v1/tickets',
       'POST /api/v1/tickets/{id}/messages',
       'POST /api/v1/tickets/{id}/replies',
@@ -160,7 +163,7 @@ describe('GET /openapi.json', () => {
       'POST /api/workflows/{id}/trigger',
     ]);
     for (const { method, path, schema } of strictBodies) {
-      const prefix = path.startsWith('/api/v1/tickets') ? '/api/v1/tickets' : '/api/workflows';
+      const prefix = path.startsWith('/api/v1/tickets') ? '/api/v1/tickets' : path.startsWith('/api/calendars') ? '/api/calendars' : '/api/workflows';
       const res = await api.call(method, path.replace('{id}', ids[prefix]), { notAField: 1 });
       expect(res.status, `${method} ${path}`).toBe(400);
       const named = (res.body.error.details as Array<{ path: string }>).map((d) => d.path);

@@ -49,6 +49,23 @@ describe('README', () => {
     expect(stdout).toContain("triggeredBy: 'webhook'");
   });
 
+  it('"Remind, then close" creates its calendar, then an active workflow that counts its open hours, as written', async () => {
+    const stdout = await runAsReader([
+      block('the business-hours calendar', (b) => b.startsWith('CALENDAR=$(')),
+      block('remind, then close', (b) => b.startsWith('REMIND=$(')),
+      'echo; echo "calendar=$CALENDAR"',
+    ]);
+    const calendarId = /^calendar=(\S+)$/m.exec(stdout)?.[1];
+    expect(calendarId).toMatch(/^[0-9a-f-]{36}$/);
+    const workflow = JSON.parse(stdout.split('\n').find((line) => line.startsWith('{"workflow"'))!).workflow;
+    expect(workflow).toMatchObject({ name: 'Remind, then close', isActive: true });
+    const waits = workflow.workflowJson.nodes.filter((n: { data: { calendarId?: string } }) => n.data.calendarId !== undefined);
+    expect(waits.map((n: { id: string; data: Record<string, unknown> }) => [n.id, n.data.calendarId])).toEqual([
+      ['wait-2-days', calendarId],
+      ['reply-in-5-days', calendarId],
+    ]);
+  });
+
   it('the dry run and the backtest run as written after the shell steps', async () => {
     const stdout = await runAsReader([
       // The ticket becomes pending: a ticket_updated event for the backtest to find.

@@ -3,7 +3,7 @@
 // checks that nothing at all is written or started).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
-import { allMessages, createTicket, expectError, expectValidation, getTicket, keysOf, outboxEvents, setStatus } from '../helpers/expect.ts';
+import { allMessages, createTicket, expectError, expectValidation, getTicket, ISO_UTC, keysOf, outboxEvents, setStatus } from '../helpers/expect.ts';
 import { actionNode, conditionNode, createWorkflow, edge, expectStatus, listExecutions, triggerNode, UNKNOWN_ID, type Json } from '../helpers/workflows.ts';
 
 let app: TestApp;
@@ -58,7 +58,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
     const res = await dryRun(workflow.id, { ticketId: ticket.id });
     expectStatus(res, 200);
     expect(keysOf(res.body)).toEqual(['dryRun']);
-    expect(keysOf(res.body.dryRun)).toEqual(['assumptions', 'changes', 'outbound', 'steps']);
+    expect(keysOf(res.body.dryRun)).toEqual(['assumptions', 'at', 'changes', 'outbound', 'steps']);
     const { steps, changes, outbound, assumptions } = res.body.dryRun;
     // The request ends the run: nothing after it would look at the ticket again.
     expect(assumptions).toEqual([]);
@@ -114,6 +114,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
     const res = await dryRun(workflow.id, { ticketId: ticket.id });
     expectStatus(res, 200);
     expect(res.body.dryRun).toEqual({
+      at: expect.stringMatching(ISO_UTC),
       steps: [
         { nodeId: 'created', status: 'passed' },
         { nodeId: 'is-urgent', status: 'passed', result: false },
@@ -225,12 +226,13 @@ describe('POST /api/workflows/:id/dry-run', () => {
     it('wait_for_reply takes the false branch by default (no reply within the timeout)', async () => {
       const workflow = await createWorkflow(api, { triggerType: 'ticket_created', workflowJson: waitGraph });
       const ticket = await createTicket(api);
-      const res = await dryRun(workflow.id, { ticketId: ticket.id });
+      const res = await dryRun(workflow.id, { ticketId: ticket.id, at: '2026-03-02T09:00:00Z' });
       expectStatus(res, 200);
+      // Each wait counts from when the branch reaches it: the reply window opens after the delay.
       expect(res.body.dryRun.steps).toEqual([
         { nodeId: 'created', status: 'passed' },
-        { nodeId: 'pause', status: 'completed', action: { actionType: 'delay', seconds: 172_800 }, waitSeconds: 172_800 },
-        { nodeId: 'wait', status: 'completed', action: { actionType: 'wait_for_reply', timeoutSeconds: 432_000 }, waitSeconds: 432_000, result: false },
+        { nodeId: 'pause', status: 'completed', action: { actionType: 'delay', seconds: 172_800 }, waitSeconds: 172_800, until: '2026-03-04T09:00:00.000Z' },
+        { nodeId: 'wait', status: 'completed', action: { actionType: 'wait_for_reply', timeoutSeconds: 432_000 }, waitSeconds: 432_000, result: false, until: '2026-03-09T09:00:00.000Z' },
         { nodeId: 'close', status: 'completed', action: { actionType: 'set_status', status: 'closed' } },
       ]);
       // A run reads the ticket afresh after each wait; the dry run says it took it as unchanged.
@@ -361,7 +363,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
     const workflow = await createWorkflow(api, { triggerType: 'manual', workflowJson: graph([triggerNode('manual', 'go')], []) });
     const res = await api.post(`/api/workflows/${workflow.id}/dry-run`);
     expectStatus(res, 200);
-    expect(res.body.dryRun).toEqual({ steps: [{ nodeId: 'go', status: 'passed' }], changes: {}, outbound: [], assumptions: [] });
+    expect(res.body.dryRun).toEqual({ at: expect.stringMatching(ISO_UTC), steps: [{ nodeId: 'go', status: 'passed' }], changes: {}, outbound: [], assumptions: [] });
   });
 });
 

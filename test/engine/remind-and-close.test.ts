@@ -6,25 +6,37 @@ import { engineWorkspace, openTicket, readMessages, readTicket, runThrough, step
 import type { Client } from '../helpers/app.ts';
 
 // The README's "Remind, then close" automation, exactly as the README writes it but with its
-// waits shortened to seconds, in each case its table lists: a run decides after every wait on
-// the ticket as it is then, so a customer who answered is neither reminded nor closed on.
+// waits shortened to seconds of an always-open calendar (the README's counts office hours), in
+// each case its table lists: a run decides after every wait on the ticket as it is then, so a
+// customer who answered is neither reminded nor closed on.
 
 const app = useEngineApp();
 
-/** The workflow the README's shell block creates, with 48 hours → 2 s and 5 days → 3 s. */
-function readmeWorkflow() {
+/**
+ * The workflow the README's shell block creates, its calendar (`'"$CALENDAR"'` in the shell)
+ * the given one, with 16 open hours → 2 s and 40 → 3 s.
+ */
+function readmeWorkflow(calendarId: string) {
   const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
   const block = /```sh\n(REMIND=\$\([\s\S]*?)```/.exec(readme)?.[1];
   if (!block) throw new Error('README has no "Remind, then close" block');
   const json = /-d '(\{[\s\S]*?\})' \|/.exec(block)?.[1];
   if (!json) throw new Error('the README block has no JSON body');
-  const body = JSON.parse(json);
-  const shortened = { 172800: 2, 432000: 3 } as Record<number, number>;
+  const body = JSON.parse(json.replaceAll(`'"$CALENDAR"'`, calendarId));
+  const shortened = { 57600: 2, 144000: 3 } as Record<number, number>;
   for (const node of body.workflowJson.nodes) {
-    if (node.data.actionType === 'delay') node.data.seconds = shortened[node.data.seconds] ?? node.data.seconds;
+    if (node.data.actionType === 'delay') node.data.businessSeconds = shortened[node.data.businessSeconds] ?? node.data.businessSeconds;
     if (node.data.actionType === 'wait_for_reply') node.data.timeoutSeconds = shortened[node.data.timeoutSeconds] ?? node.data.timeoutSeconds;
   }
   return body;
+}
+
+/** A calendar of the workspace open at every hour: open time passes as the clock does. */
+async function alwaysOpen(api: Client): Promise<string> {
+  const hours = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => ({ day, from: '00:00', to: '24:00' }));
+  const res = await api.post('/api/calendars', { name: 'Always open', timeZone: 'UTC', hours });
+  expect(res.status).toBe(201);
+  return res.body.calendar.id;
 }
 
 const CUSTOMER = { customerEmail: 'casey@example.com', customerName: 'Casey', subject: 'Printer on fire' };
@@ -32,8 +44,8 @@ const CUSTOMER = { customerEmail: 'casey@example.com', customerName: 'Casey', su
 /** A workspace with the README's workflow active and a ticket made pending, which starts its run. */
 async function pendingTicket(): Promise<{ api: Client; workflowId: string; ticketId: string }> {
   const { api } = await engineWorkspace(app);
-  const body = readmeWorkflow();
-  expect(body.workflowJson.nodes.map((n: { id: string }) => n.id)).toEqual(['updated', 'now-pending', 'wait-48h', 'still-pending', 'remind', 'reply-in-5-days', 'still-unanswered', 'close']);
+  const body = readmeWorkflow(await alwaysOpen(api));
+  expect(body.workflowJson.nodes.map((n: { id: string }) => n.id)).toEqual(['updated', 'now-pending', 'wait-2-days', 'still-pending', 'remind', 'reply-in-5-days', 'still-unanswered', 'close']);
   const created = await api.post('/api/workflows', body);
   expect(created.status).toBe(201);
   const workflowId = created.body.workflow.id;
@@ -52,12 +64,12 @@ describe('the README "Remind, then close" automation', () => {
   it('without an answer: reminds once, then closes the ticket', async () => {
     const { api, workflowId, ticketId } = await pendingTicket();
 
-    const run = await runThrough(api, workflowId, 'wait-48h');
+    const run = await runThrough(api, workflowId, 'wait-2-days');
     expect(run.status).toBe('completed');
     expect(stepStates(run)).toEqual([
       ['updated', 'passed'],
       ['now-pending', 'passed'],
-      ['wait-48h', 'completed'],
+      ['wait-2-days', 'completed'],
       ['still-pending', 'passed'],
       ['remind', 'completed'],
       ['reply-in-5-days', 'completed'],
@@ -71,15 +83,15 @@ describe('the README "Remind, then close" automation', () => {
 
   it('an answer during the first wait: no reminder, no close', async () => {
     const { api, workflowId, ticketId } = await pendingTicket();
-    await runThrough(api, workflowId, 'wait-48h', waitingAt('wait-48h'));
+    await runThrough(api, workflowId, 'wait-2-days', waitingAt('wait-2-days'));
     expect((await reply(api, ticketId)).body.meta.messageAddedEvent).toBe('emitted');
 
-    const run = await runThrough(api, workflowId, 'wait-48h');
+    const run = await runThrough(api, workflowId, 'wait-2-days');
     expect(run.status).toBe('completed');
     expect(stepStates(run)).toEqual([
       ['updated', 'passed'],
       ['now-pending', 'passed'],
-      ['wait-48h', 'completed'],
+      ['wait-2-days', 'completed'],
       ['still-pending', 'passed'],
     ]);
     expect(run.steps.find((s) => s.nodeId === 'still-pending')?.result).toBe(false);
@@ -89,15 +101,15 @@ describe('the README "Remind, then close" automation', () => {
 
   it('an answer after the reminder: reminded once, not closed', async () => {
     const { api, workflowId, ticketId } = await pendingTicket();
-    await runThrough(api, workflowId, 'wait-48h', waitingAt('reply-in-5-days'));
+    await runThrough(api, workflowId, 'wait-2-days', waitingAt('reply-in-5-days'));
     await reply(api, ticketId);
 
-    const run = await runThrough(api, workflowId, 'wait-48h');
+    const run = await runThrough(api, workflowId, 'wait-2-days');
     expect(run.status).toBe('completed');
     expect(stepStates(run)).toEqual([
       ['updated', 'passed'],
       ['now-pending', 'passed'],
-      ['wait-48h', 'completed'],
+      ['wait-2-days', 'completed'],
       ['still-pending', 'passed'],
       ['remind', 'completed'],
       ['reply-in-5-days', 'completed'],
@@ -109,10 +121,10 @@ describe('the README "Remind, then close" automation', () => {
 
   it('a ticket solved by an agent after the reminder is not closed by the run', async () => {
     const { api, workflowId, ticketId } = await pendingTicket();
-    await runThrough(api, workflowId, 'wait-48h', waitingAt('reply-in-5-days'));
+    await runThrough(api, workflowId, 'wait-2-days', waitingAt('reply-in-5-days'));
     await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'solved' });
 
-    const run = await runThrough(api, workflowId, 'wait-48h');
+    const run = await runThrough(api, workflowId, 'wait-2-days');
     expect(run.status).toBe('completed');
     expect(run.steps.find((s) => s.nodeId === 'still-unanswered')).toMatchObject({ status: 'passed', result: false });
     expect(run.steps.some((s) => s.nodeId === 'close')).toBe(false);

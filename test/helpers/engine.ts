@@ -4,7 +4,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createApp } from '../../src/app.ts';
+import { createApp, type AppDeps } from '../../src/app.ts';
 import { openOrm } from '../../src/db/orm.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
 import { createOutboxRelay, type OutboxRelay } from '../../src/triggers/relay.ts';
@@ -52,6 +52,8 @@ export type EngineAppOptions = {
   temporalAddress?: string;
   /** A database of the test's own, migrated (default: the run's shared test database). */
   databaseUrl?: string;
+  /** Settings of the console page (where the Temporal Web UI is). */
+  console?: AppDeps['console'];
 };
 
 /** API + worker + relay on the run's database and Temporal dev server, on a task queue of this file's own. */
@@ -67,7 +69,7 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
   const relay = createOutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds, outboxRetentionDays: 30 });
   relay.start();
   const schedules = new TemporalSchedules(engine.client, taskQueue);
-  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, mailDelivery: engine, readiness: [{ name: 'temporal', check: () => engine.ping() }] });
+  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, mailDelivery: engine, readiness: [{ name: 'temporal', check: () => engine.ping() }], console: opts.console });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -33,7 +33,7 @@ export const WORKFLOW_LIST_ITEM_FIELDS = [
   'updatedAt',
   'version',
 ];
-export const EXECUTION_FIELDS = ['completedAt', 'error', 'id', 'startedAt', 'status', 'steps', 'ticketId', 'triggeredBy', 'workflowId', 'workflowVersion'];
+export const EXECUTION_FIELDS = ['completedAt', 'error', 'id', 'runId', 'startedAt', 'status', 'steps', 'ticketId', 'triggeredBy', 'workflowId', 'workflowVersion'];
 
 /** A well-formed UUID that names nothing. */
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

@@ -233,9 +233,9 @@ describe('action nodes', () => {
     badAction({ actionType: 'http_request', method: 'POST', url: 'https://x.io', body: 5 }, `${D}.body`, /body must be a string or a JSON object or array, got 5/);
     badAction({ actionType: 'http_request', method: 'POST', url: 'https://x.io', body: { a: ['{{nope}}'] } }, `${D}.body.a[0]`, /placeholder \{\{nope\}\} in body/);
   });
-  it('delay: exactly one of seconds and until', () => {
-    badAction({ actionType: 'delay' }, D, /delay needs seconds or until/);
-    badAction({ actionType: 'delay', seconds: 5, until: '2030-01-01T00:00:00Z' }, D, /either seconds or until, not both/);
+  it('delay: exactly one of seconds, until and businessSeconds', () => {
+    badAction({ actionType: 'delay' }, D, /delay needs seconds, until or businessSeconds/);
+    badAction({ actionType: 'delay', seconds: 5, until: '2030-01-01T00:00:00Z' }, D, /one of seconds, until and businessSeconds, not seconds and until/);
   });
   it('delay: seconds in (0, 31,536,000]', () => {
     badAction({ actionType: 'delay', seconds: 0 }, `${D}.seconds`, /seconds must be a number greater than 0 and at most 31536000, got 0/);

@@ -1,0 +1,82 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, apiKey, whenUnauthorized } from './api.ts';
+import { href, useRoute } from './router.ts';
+import { WorkflowsPage } from './pages/WorkflowsPage.tsx';
+import { EditorPage } from './pages/EditorPage.tsx';
+import { RunsPage } from './pages/RunsPage.tsx';
+import { RunPage } from './pages/RunPage.tsx';
+import { TicketsPage } from './pages/TicketsPage.tsx';
+import { TicketPage } from './pages/TicketPage.tsx';
+
+export function App() {
+  const [key, setKey] = useState(apiKey.get());
+  useEffect(() => {
+    whenUnauthorized(() => {
+      apiKey.clear();
+      setKey(null);
+    });
+  }, []);
+  if (!key) return <KeyScreen onKey={(k) => setKey(k)} />;
+  return <Signed onSignOut={() => { apiKey.clear(); setKey(null); }} />;
+}
+
+function Signed({ onSignOut }: { onSignOut: () => void }) {
+  const route = useRoute();
+  return (
+    <div className="app">
+      <header className="top">
+        <a className="brand" href={href.workflows()}>Deskflow console</a>
+        <nav>
+          <a href={href.workflows()} className={route.page === 'workflows' || route.page === 'editor' || route.page.startsWith('run') ? 'active' : ''}>Workflows</a>
+          <a href={href.tickets()} className={route.page.startsWith('ticket') ? 'active' : ''}>Tickets</a>
+        </nav>
+        <button type="button" className="link" onClick={onSignOut}>Forget key</button>
+      </header>
+      <main>
+        {route.page === 'workflows' && <WorkflowsPage />}
+        {route.page === 'editor' && <EditorPage key={route.workflowId} workflowId={route.workflowId} />}
+        {route.page === 'runs' && <RunsPage key={route.workflowId} workflowId={route.workflowId} />}
+        {route.page === 'run' && <RunPage key={route.executionId} workflowId={route.workflowId} executionId={route.executionId} />}
+        {route.page === 'tickets' && <TicketsPage />}
+        {route.page === 'ticket' && <TicketPage key={route.ticketId} ticketId={route.ticketId} />}
+      </main>
+    </div>
+  );
+}
+
+function KeyScreen({ onKey }: { onKey: (key: string) => void }) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (await api.checkKey(value)) {
+        apiKey.set(value);
+        onKey(value.trim());
+      } else {
+        setError('This key was refused. Check it (keys look like dfk_…) or ask for a new one.');
+      }
+    } catch {
+      setError('Deskflow could not be reached.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="key-screen">
+      <form onSubmit={submit} className="card">
+        <h1>Deskflow console</h1>
+        <p>Draw, try and watch your workspace's automations. Paste an API key of the workspace; it is kept in this tab only and forgotten when the tab closes.</p>
+        <label>
+          API key
+          <input name="apiKey" type="password" autoComplete="off" spellCheck={false} value={value} onChange={(e) => setValue(e.target.value)} placeholder="dfk_…" autoFocus required />
+        </label>
+        {error && <p className="error-text" role="alert">{error}</p>}
+        <button type="submit" className="primary" disabled={busy || value.trim() === ''}>Open the console</button>
+      </form>
+    </div>
+  );
+}

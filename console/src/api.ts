@@ -1,0 +1,229 @@
+// The console's client of Deskflow's public API. The API key lives in this tab's
+// sessionStorage only: never in a URL, a cookie or localStorage, and it is gone when the tab is.
+
+import type { TriggerType, WorkflowGraph } from '../../src/graph/index.ts';
+import type { Issue } from './model/issues.ts';
+import type { Step } from './model/overlay.ts';
+
+const KEY = 'deskflow.apiKey';
+
+export const apiKey = {
+  get: (): string | null => sessionStorage.getItem(KEY),
+  set: (key: string) => sessionStorage.setItem(KEY, key.trim()),
+  clear: () => sessionStorage.removeItem(KEY),
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Issue[];
+  readonly etag: string | null;
+
+  constructor(status: number, code: string, message: string, details: Issue[], etag: string | null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.etag = etag;
+  }
+}
+
+/** Called when the key is refused (401), so the page can ask for another. */
+let onUnauthorized: () => void = () => {};
+export function whenUnauthorized(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+type Answer<T> = { body: T; etag: string | null };
+
+async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+  const key = apiKey.get();
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'Deskflow could not be reached. Check that it is running, then try again.', [], null);
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!res.ok) {
+    const error = (parsed as { error?: { code?: string; message?: string; details?: Issue[] } } | undefined)?.error;
+    if (res.status === 401) onUnauthorized();
+    throw new ApiError(res.status, error?.code ?? 'http_error', error?.message ?? `The request failed (${res.status}).`, error?.details ?? [], res.headers.get('etag'));
+  }
+  return { body: parsed as T, etag: res.headers.get('etag') };
+}
+
+const query = (params: Record<string, string | number | boolean | undefined | null>) => {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
+  const s = search.toString();
+  return s ? `?${s}` : '';
+};
+
+// ---------------------------------------------------------------------------------------
+// Shapes (docs/contract.md)
+
+export type WorkflowListItem = {
+  id: string;
+  name: string;
+  description: string | null;
+  triggerType: TriggerType;
+  isActive: boolean;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  executionCount: number;
+  lastTriggeredAt: string | null;
+};
+
+export type Workflow = Omit<WorkflowListItem, 'executionCount' | 'lastTriggeredAt'> & {
+  workflowJson: WorkflowGraph;
+  webhook?: { path: string; secret: string };
+};
+
+export type Execution = {
+  id: string;
+  workflowId: string;
+  workflowVersion: number;
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+  triggeredBy: string;
+  ticketId: string | null;
+  startedAt: string;
+  completedAt: string | null;
+  steps: Step[];
+  error: string | null;
+  runId?: string | null;
+};
+
+export type Ticket = {
+  id: string;
+  subject: string;
+  status: string;
+  priority: string;
+  customerEmail: string;
+  customerName: string | null;
+  source: string;
+  assignedTo: string | null;
+  resolutionType: string | null;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type Message = {
+  id: string;
+  ticketId: string;
+  direction: 'inbound' | 'outbound';
+  senderEmail: string;
+  senderName: string | null;
+  body: string;
+  bodyHtml: string | null;
+  createdAt: string;
+};
+
+export type DryRun = {
+  steps: Step[];
+  changes: Record<string, { from: unknown; to: unknown }>;
+  outbound: Array<Record<string, unknown> & { nodeId: string; type: string }>;
+  /** What the simulation takes for granted where a real run would look again (newer servers). */
+  assumptions?: string[];
+};
+
+export type Backtest = {
+  eventsExamined: number;
+  matched: number;
+  actionsWouldRun: Record<string, number>;
+  sample: Array<{ eventId: string | null; ticketId: string | null; at: string; steps: Step[] }>;
+  assumptions?: string[];
+};
+
+export type DryRunInput = {
+  ticketId?: string;
+  data?: Record<string, unknown>;
+  changes?: Record<string, { from: unknown; to: unknown }>;
+  message?: Record<string, unknown>;
+  tag?: string;
+  assumeReply?: boolean;
+};
+
+export type WorkflowPatch = Partial<Pick<Workflow, 'name' | 'description' | 'isActive' | 'triggerType' | 'workflowJson'>>;
+
+// ---------------------------------------------------------------------------------------
+// Calls
+
+export const api = {
+  async listWorkflows(active?: boolean): Promise<WorkflowListItem[]> {
+    return (await call<{ workflows: WorkflowListItem[] }>('GET', `/api/workflows${query({ active })}`)).body.workflows;
+  },
+  async createWorkflow(input: { name: string; description?: string | null; triggerType: TriggerType }): Promise<{ id: string }> {
+    return (await call<{ workflow: { id: string } }>('POST', '/api/workflows', input)).body.workflow;
+  },
+  async getWorkflow(id: string): Promise<{ workflow: Workflow; etag: string | null }> {
+    const { body, etag } = await call<{ workflow: Workflow }>('GET', `/api/workflows/${encodeURIComponent(id)}`);
+    return { workflow: body.workflow, etag };
+  },
+  /** With `ifMatch`, the change applies only if nobody saved the workflow since (else an ApiError 412 `precondition_failed`). */
+  async updateWorkflow(id: string, patch: WorkflowPatch, ifMatch?: string | null): Promise<{ workflow: Workflow; etag: string | null }> {
+    const { body, etag } = await call<{ workflow: Workflow }>('PATCH', `/api/workflows/${encodeURIComponent(id)}`, patch, ifMatch ? { 'if-match': ifMatch } : {});
+    return { workflow: body.workflow, etag };
+  },
+  async deleteWorkflow(id: string): Promise<void> {
+    await call('DELETE', `/api/workflows/${encodeURIComponent(id)}`);
+  },
+  async listExecutions(workflowId: string, opts: { status?: string; before?: string; limit?: number } = {}): Promise<Execution[]> {
+    return (await call<{ executions: Execution[] }>('GET', `/api/workflows/${encodeURIComponent(workflowId)}/executions${query(opts)}`)).body.executions;
+  },
+  async getExecution(workflowId: string, executionId: string): Promise<Execution> {
+    return (await call<{ execution: Execution }>('GET', `/api/workflows/${encodeURIComponent(workflowId)}/executions/${encodeURIComponent(executionId)}`)).body.execution;
+  },
+  async cancelExecution(workflowId: string, executionId: string): Promise<Execution> {
+    return (await call<{ execution: Execution }>('POST', `/api/workflows/${encodeURIComponent(workflowId)}/executions/${encodeURIComponent(executionId)}/cancel`)).body.execution;
+  },
+  async dryRunGraph(triggerType: TriggerType, workflowJson: WorkflowGraph, input: DryRunInput): Promise<DryRun> {
+    return (await call<{ dryRun: DryRun }>('POST', '/api/workflows/dry-run', { triggerType, workflowJson, ...input })).body.dryRun;
+  },
+  async backtest(workflowId: string, input: { since?: string; until?: string; limit?: number; assumeReply?: boolean }): Promise<Backtest> {
+    return (await call<{ backtest: Backtest }>('POST', `/api/workflows/${encodeURIComponent(workflowId)}/backtest`, input)).body.backtest;
+  },
+  async listTickets(opts: { page?: number; perPage?: number; status?: string } = {}): Promise<{ data: Ticket[]; pagination: { page: number; perPage: number; total: number } }> {
+    return (await call<{ data: Ticket[]; pagination: { page: number; perPage: number; total: number } }>('GET', `/api/v1/tickets${query({ page: opts.page, per_page: opts.perPage, status: opts.status })}`)).body;
+  },
+  async getTicket(id: string): Promise<Ticket> {
+    return (await call<{ data: Ticket }>('GET', `/api/v1/tickets/${encodeURIComponent(id)}`)).body.data;
+  },
+  async listMessages(ticketId: string, opts: { before?: string; limit?: number } = {}): Promise<{ data: Message[]; total: number; truncated: boolean }> {
+    return (await call<{ data: Message[]; total: number; truncated: boolean }>('GET', `/api/v1/tickets/${encodeURIComponent(ticketId)}/messages${query(opts)}`)).body;
+  },
+  async ticketExecutions(ticketId: string, opts: { status?: string; before?: string; limit?: number } = {}): Promise<Execution[]> {
+    return (await call<{ executions: Execution[] }>('GET', `/api/v1/tickets/${encodeURIComponent(ticketId)}/executions${query(opts)}`)).body.executions;
+  },
+  /** Checks a key before keeping it: any keyed read will do. */
+  async checkKey(key: string): Promise<boolean> {
+    const res = await fetch('/api/workflows?active=true', { headers: { authorization: `Bearer ${key.trim()}` }, cache: 'no-store' });
+    return res.ok;
+  },
+};
+
+/** The Temporal Web UI's page of a run, when the server was told where the Web UI is. */
+export function temporalRunUrl(runId: string | null | undefined): string | null {
+  if (!runId) return null;
+  const base = document.querySelector<HTMLMetaElement>('meta[name="deskflow-temporal-ui"]')?.content;
+  if (!base || !/^https?:\/\//.test(base)) return null;
+  const namespace = document.querySelector<HTMLMetaElement>('meta[name="deskflow-temporal-namespace"]')?.content || 'default';
+  return `${base}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(runId)}`;
+}

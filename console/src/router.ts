@@ -1,0 +1,61 @@
+// Hash routes (#/workflows/…): the server serves one page at /console, and an address with a
+// route can be bookmarked or opened in a second tab. Leaving a page with unsaved changes asks first.
+import { useEffect, useState } from 'react';
+
+export type Route =
+  | { page: 'workflows' }
+  | { page: 'editor'; workflowId: string }
+  | { page: 'runs'; workflowId: string }
+  | { page: 'run'; workflowId: string; executionId: string }
+  | { page: 'tickets' }
+  | { page: 'ticket'; ticketId: string };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'workflows' && parts[1]) {
+    if (parts[2] === 'runs' && parts[3]) return { page: 'run', workflowId: parts[1], executionId: parts[3] };
+    if (parts[2] === 'runs') return { page: 'runs', workflowId: parts[1] };
+    return { page: 'editor', workflowId: parts[1] };
+  }
+  if (parts[0] === 'tickets' && parts[1]) return { page: 'ticket', ticketId: parts[1] };
+  if (parts[0] === 'tickets') return { page: 'tickets' };
+  return { page: 'workflows' };
+}
+
+export const href = {
+  workflows: () => '#/workflows',
+  editor: (id: string) => `#/workflows/${encodeURIComponent(id)}`,
+  runs: (id: string) => `#/workflows/${encodeURIComponent(id)}/runs`,
+  run: (id: string, executionId: string) => `#/workflows/${encodeURIComponent(id)}/runs/${encodeURIComponent(executionId)}`,
+  tickets: () => '#/tickets',
+  ticket: (id: string) => `#/tickets/${encodeURIComponent(id)}`,
+};
+
+/** Set by a page with unsaved changes: returns true when leaving is fine. */
+let leaveGuard: (() => boolean) | null = null;
+export function guardLeaving(guard: (() => boolean) | null): void {
+  leaveGuard = guard;
+}
+
+export function useRoute(): Route {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    let current = location.hash;
+    const onChange = () => {
+      if (location.hash === current) return;
+      if (leaveGuard && !leaveGuard()) {
+        history.replaceState(null, '', current || '#/workflows');
+        return;
+      }
+      current = location.hash;
+      setHash(current);
+    };
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return parseRoute(hash);
+}
+
+export function navigate(to: string): void {
+  location.hash = to;
+}

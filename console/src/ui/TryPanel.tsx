@@ -1,0 +1,320 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { CHANGEABLE_TICKET_FIELDS, type TriggerType, type WorkflowGraph } from '../../../src/graph/index.ts';
+import { api, type Backtest, type DryRun, type DryRunInput, type Ticket, type Workflow } from '../api.ts';
+import type { Canvas } from '../model/canvas.ts';
+import { runOverlay, type RunOverlay, type Step } from '../model/overlay.ts';
+import { ErrorBanner, Json, StatusBadge, Time } from './common.tsx';
+
+type Props = {
+  workflow: Workflow;
+  graph: WorkflowGraph;
+  triggerType: TriggerType;
+  dirty: boolean;
+  canvas: Canvas;
+  onOverlay: (overlay: RunOverlay | null) => void;
+};
+
+/**
+ * Trying the workflow without running it: a dry run of the graph as drawn (saved or not) on a
+ * ticket and the event's details, and a backtest of the saved version over the last days'
+ * events. Whatever is shown lights the path on the canvas.
+ */
+export function TryPanel(props: Props) {
+  const [mode, setMode] = useState<'dry' | 'backtest'>('dry');
+  return (
+    <div className="try stack">
+      <div className="segmented">
+        <label className="inline">
+          <input type="radio" name="tryMode" checked={mode === 'dry'} onChange={() => setMode('dry')} /> Dry run
+        </label>
+        <label className="inline">
+          <input type="radio" name="tryMode" checked={mode === 'backtest'} onChange={() => setMode('backtest')} /> Backtest
+        </label>
+      </div>
+      {mode === 'dry' ? <DryRunForm {...props} /> : <BacktestForm {...props} />}
+    </div>
+  );
+}
+
+function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
+  const [ticketId, setTicketId] = useState('');
+  const [changes, setChanges] = useState<Array<{ field: string; from: string; to: string }>>([{ field: 'status', from: 'open', to: 'pending' }]);
+  const [messageBody, setMessageBody] = useState('');
+  const [tag, setTag] = useState('');
+  const [data, setData] = useState('{}');
+  const [assumeReply, setAssumeReply] = useState(false);
+  const [result, setResult] = useState<DryRun | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (result) onOverlay(runOverlay(canvas, result.steps, true));
+  }, [result, canvas, onOverlay]);
+  useEffect(() => () => onOverlay(null), [onOverlay]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const input: DryRunInput = { assumeReply };
+      if (ticketId) input.ticketId = ticketId;
+      if (triggerType === 'ticket_updated') {
+        input.changes = Object.fromEntries(changes.filter((c) => c.field).map((c) => [c.field, { from: literal(c.from), to: literal(c.to) }]));
+      }
+      if (triggerType === 'message_received' && messageBody) input.message = { body: messageBody, direction: 'inbound' };
+      if (triggerType === 'tag_added' && tag) input.tag = tag;
+      if (['manual', 'webhook', 'scheduled'].includes(triggerType)) {
+        try {
+          input.data = JSON.parse(data || '{}');
+        } catch {
+          throw new Error('data must be a JSON object, like {"reason": "demo"}.');
+        }
+      }
+      setResult(await api.dryRunGraph(triggerType, graph, input));
+    } catch (err) {
+      setResult(null);
+      onOverlay(null);
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="stack" onSubmit={submit} data-testid="dry-run-form">
+      <p className="muted small">Walks the graph as drawn, saved or not, as a run would: nothing is written or sent.</p>
+      <TicketPicker value={ticketId} onChange={setTicketId} />
+      {triggerType === 'ticket_updated' && (
+        <fieldset>
+          <legend>What changed</legend>
+          {changes.map((c, i) => (
+            <div key={i} className="row">
+              <select aria-label="Changed field" value={c.field} onChange={(e) => setChanges(changes.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)))}>
+                {CHANGEABLE_TICKET_FIELDS.map((f) => (
+                  <option key={f} value={f}>{f}</option>
+                ))}
+              </select>
+              <input aria-label="From" value={c.from} onChange={(e) => setChanges(changes.map((x, j) => (j === i ? { ...x, from: e.target.value } : x)))} />
+              →
+              <input aria-label="To" value={c.to} onChange={(e) => setChanges(changes.map((x, j) => (j === i ? { ...x, to: e.target.value } : x)))} />
+            </div>
+          ))}
+          <button type="button" className="link" onClick={() => setChanges([...changes, { field: 'priority', from: 'medium', to: 'high' }])}>Add a change</button>
+        </fieldset>
+      )}
+      {triggerType === 'message_received' && (
+        <label>
+          The customer's message
+          <textarea name="messageBody" rows={3} value={messageBody} onChange={(e) => setMessageBody(e.target.value)} />
+        </label>
+      )}
+      {triggerType === 'tag_added' && (
+        <label>
+          The tag added
+          <input name="tag" value={tag} onChange={(e) => setTag(e.target.value)} />
+        </label>
+      )}
+      {['manual', 'webhook', 'scheduled'].includes(triggerType) && (
+        <label>
+          data (JSON)
+          <textarea name="data" className="code" rows={3} value={data} onChange={(e) => setData(e.target.value)} />
+        </label>
+      )}
+      <label className="inline">
+        <input type="checkbox" name="assumeReply" checked={assumeReply} onChange={(e) => setAssumeReply(e.target.checked)} /> the customer replies in time (wait_for_reply takes its true branch)
+      </label>
+      <button type="submit" className="primary" data-action="dry-run" disabled={busy}>{busy ? 'Running…' : 'Dry run'}</button>
+      <ErrorBanner error={error} />
+      {result && <DryRunResult result={result} />}
+    </form>
+  );
+}
+
+/** `"42"` → 42, `"true"` → true, `"null"` → null; anything else stays text. */
+function literal(text: string): unknown {
+  if (text === 'null') return null;
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  return text;
+}
+
+function StepList({ steps }: { steps: Step[] }) {
+  return (
+    <ol className="steps" data-testid="steps">
+      {steps.map((s) => (
+        <li key={s.nodeId} data-step={s.nodeId}>
+          <code>{s.nodeId}</code> <StatusBadge status={s.status} />
+          {typeof s.result === 'boolean' && <span className={`outcome outcome-${String(s.result)}`}>{String(s.result)}</span>}
+          {s.waitSeconds !== undefined && <span className="muted"> waits {s.waitSeconds} s</span>}
+          {s.error && <div className="error-text">{s.error}</div>}
+          {s.action && <Json value={s.action} />}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** What the simulation took for granted, in the server's words. */
+function Assumptions({ list }: { list: string[] | undefined }) {
+  if (!list || list.length === 0) return null;
+  return (
+    <>
+      <h4>Assumed</h4>
+      <ul className="muted small" data-testid="assumptions">
+        {list.map((a, i) => (
+          <li key={i}>{a}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function DryRunResult({ result }: { result: DryRun }) {
+  return (
+    <div className="result stack" data-testid="dry-run-result">
+      <h4>Path</h4>
+      <StepList steps={result.steps} />
+      <h4>Ticket changes</h4>
+      {Object.keys(result.changes).length === 0 ? (
+        <p className="muted">none</p>
+      ) : (
+        <ul>
+          {Object.entries(result.changes).map(([field, c]) => (
+            <li key={field}>
+              <code>{field}</code>: {JSON.stringify(c.from)} → {JSON.stringify(c.to)}
+            </li>
+          ))}
+        </ul>
+      )}
+      <h4>Would send</h4>
+      {result.outbound.length === 0 ? <p className="muted">nothing</p> : result.outbound.map((o, i) => <Json key={i} value={o} />)}
+      <Assumptions list={result.assumptions} />
+    </div>
+  );
+}
+
+function BacktestForm({ workflow, dirty, canvas, onOverlay }: Props) {
+  const [days, setDays] = useState(7);
+  const [limit, setLimit] = useState(200);
+  const [assumeReply, setAssumeReply] = useState(false);
+  const [result, setResult] = useState<Backtest | null>(null);
+  const [shown, setShown] = useState<number | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => () => onOverlay(null), [onOverlay]);
+  useEffect(() => {
+    const sample = shown !== null ? result?.sample[shown] : undefined;
+    onOverlay(sample ? runOverlay(canvas, sample.steps, true) : null);
+  }, [shown, result, canvas, onOverlay]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const until = new Date();
+      const since = new Date(until.getTime() - days * 86_400_000);
+      const answer = await api.backtest(workflow.id, { since: since.toISOString(), until: until.toISOString(), limit, assumeReply });
+      setResult(answer);
+      setShown(answer.sample.length > 0 ? 0 : null);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="stack" onSubmit={submit} data-testid="backtest-form">
+      <p className="muted small">Replays the saved version over the events of its trigger recorded in the last days: nothing is written or sent.</p>
+      {dirty && <p className="banner warn">The backtest uses the saved version; your unsaved changes are not in it.</p>}
+      <label>
+        Days back
+        <input type="number" name="days" min={1} max={365} value={days} onChange={(e) => setDays(Math.max(1, Number(e.target.value) || 7))} />
+      </label>
+      <label>
+        At most this many events
+        <input type="number" name="limit" min={1} max={1000} value={limit} onChange={(e) => setLimit(Math.min(1000, Math.max(1, Number(e.target.value) || 200)))} />
+      </label>
+      <label className="inline">
+        <input type="checkbox" checked={assumeReply} onChange={(e) => setAssumeReply(e.target.checked)} /> customers reply in time
+      </label>
+      <button type="submit" className="primary" data-action="backtest" disabled={busy}>{busy ? 'Replaying…' : 'Backtest'}</button>
+      <ErrorBanner error={error} />
+      {result && (
+        <div className="result stack" data-testid="backtest-result">
+          <p>
+            <strong>{result.matched}</strong> of {result.eventsExamined} events would have run actions.
+          </p>
+          {Object.keys(result.actionsWouldRun).length > 0 && (
+            <ul>
+              {Object.entries(result.actionsWouldRun).map(([action, n]) => (
+                <li key={action}>
+                  <code>{action}</code> × {n}
+                </li>
+              ))}
+            </ul>
+          )}
+          {result.sample.length > 0 && (
+            <>
+              <h4>Samples</h4>
+              <ul className="samples">
+                {result.sample.map((s, i) => (
+                  <li key={i}>
+                    <button type="button" className={`link${shown === i ? ' active' : ''}`} onClick={() => setShown(i)}>
+                      <Time at={s.at} /> {s.ticketId ? `ticket ${s.ticketId.slice(0, 8)}` : ''}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              {shown !== null && result.sample[shown] && <StepList steps={result.sample[shown].steps} />}
+            </>
+          )}
+          <Assumptions list={result.assumptions} />
+        </div>
+      )}
+    </form>
+  );
+}
+
+/**
+ * Picks a ticket by subject among the workspace's newest 300 (the API lists tickets newest
+ * first and has no search), or by pasting its id.
+ */
+function TicketPicker({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+  const [tickets, setTickets] = useState<Ticket[]>([]);
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    let stop = false;
+    (async () => {
+      const found: Ticket[] = [];
+      for (let page = 1; page <= 3; page++) {
+        const { data } = await api.listTickets({ page, perPage: 100 });
+        found.push(...data);
+        if (data.length < 100) break;
+      }
+      if (!stop) setTickets(found);
+    })().catch(() => {});
+    return () => {
+      stop = true;
+    };
+  }, []);
+  const matching = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return (q ? tickets.filter((t) => t.subject.toLowerCase().includes(q) || t.id === q) : tickets).slice(0, 50);
+  }, [tickets, search]);
+  return (
+    <fieldset>
+      <legend>Ticket</legend>
+      <input name="ticketSearch" placeholder="Search by subject, or paste an id" value={search} onChange={(e) => setSearch(e.target.value)} />
+      <select name="ticketId" aria-label="Ticket" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">no ticket</option>
+        {search.trim().match(/^[0-9a-f-]{36}$/i) && !matching.some((t) => t.id === search.trim()) && <option value={search.trim()}>{search.trim()}</option>}
+        {matching.map((t) => (
+          <option key={t.id} value={t.id}>{t.subject}</option>
+        ))}
+      </select>
+    </fieldset>
+  );
+}

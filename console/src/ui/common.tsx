@@ -1,0 +1,65 @@
+// Small pieces every page uses. Every text shown here is rendered by React as text: nothing a
+// user wrote is ever parsed as HTML.
+import { useEffect, useRef, type ReactNode } from 'react';
+import { ApiError } from '../api.ts';
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge status-${status.replace(/[^a-z_]/g, '')}`} data-status={status}>{status.replace(/_/g, ' ')}</span>;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+export function Time({ at }: { at: string | null | undefined }) {
+  if (!at) return <span className="muted">—</span>;
+  return <time dateTime={at} title={at}>{dateTime.format(new Date(at))}</time>;
+}
+
+export function ErrorBanner({ error, onClose }: { error: unknown; onClose?: () => void }) {
+  if (!error) return null;
+  const message = error instanceof Error ? error.message : String(error);
+  const details = error instanceof ApiError ? error.details : [];
+  return (
+    <div className="banner error" role="alert">
+      <div>
+        <strong>{message}</strong>
+        {details.length > 0 && (
+          <ul>
+            {details.map((d, i) => (
+              <li key={i}>
+                <code>{d.path}</code>: {d.message}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {onClose && (
+        <button type="button" className="link" onClick={onClose} aria-label="Dismiss">
+          ×
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog ref={ref} className="dialog" onCancel={(e) => { e.preventDefault(); onClose(); }} aria-label={title}>
+      <h2>{title}</h2>
+      {children}
+    </dialog>
+  );
+}
+
+export function Json({ value }: { value: unknown }) {
+  return <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
+}
+
+export function Loading() {
+  return <p className="muted">Loading…</p>;
+}

@@ -1,0 +1,422 @@
+// The console (GET /console) in Debian's Chromium, against the real API, database and Temporal:
+// an operator draws the README's "Escalate urgent tickets" from an empty workflow with mouse and
+// keyboard, saves and activates it, and watches its run; tries a workflow; sees the server's
+// objections on the node they are about; meets a colleague's save as a conflict; undoes a
+// deletion; and the page talks to Deskflow only and shows what users wrote as text.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { HTTPResponse } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import { drag, go, hashOf, openConsole, texts, useChromium, valueOf, waitForFocus, waitForText, UI_TIMEOUT_MS, type ConsolePage } from '../helpers/browser.ts';
+import { engineWorkspace, eventually, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
+import type { Client } from '../helpers/app.ts';
+
+const TEMPORAL_UI = 'http://temporal-ui.example.test:8080';
+const app = useEngineApp({ console: { temporalUiUrl: TEMPORAL_UI, temporalNamespace: 'default' } });
+const chromium = useChromium();
+const TEST_MS = 4 * UI_TIMEOUT_MS;
+
+/** Screenshots for the README: `CONSOLE_SCREENSHOTS=1 npx vitest run test/console`. */
+const screenshots = process.env.CONSOLE_SCREENSHOTS ? path.resolve('docs/images') : null;
+
+/** The README's "Escalate urgent tickets", as written there. */
+const URGENT = {
+  name: 'Escalate urgent tickets',
+  triggerType: 'ticket_created',
+  workflowJson: {
+    nodes: [
+      { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
+      { id: 'is-urgent', type: 'condition', data: { field: 'ticket.subject', operator: 'contains', value: 'urgent' } },
+      { id: 'raise', type: 'action', data: { actionType: 'set_priority', priority: 'urgent' } },
+      { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'escalated' } },
+      { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, we are on it.' } },
+    ],
+    edges: [
+      { source: 'created', target: 'is-urgent' },
+      { source: 'is-urgent', target: 'raise', label: 'true' },
+      { source: 'is-urgent', target: 'tag', label: 'true' },
+      { source: 'raise', target: 'reply' },
+      { source: 'tag', target: 'reply' },
+    ],
+  },
+};
+
+async function createUrgent(api: Client, name = URGENT.name): Promise<string> {
+  const res = await api.post('/api/workflows', { ...URGENT, name });
+  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+  return res.body.workflow.id;
+}
+
+/**
+ * A graph as data and edges between data, whatever the node ids: two graphs that do the same
+ * thing read the same. Node positions (the canvas's) are left out.
+ */
+function shape(graph: { nodes: Array<{ id: string; type: string; data: Record<string, unknown> }>; edges: Array<{ source: string; target: string; label?: string }> }) {
+  const sorted = (data: Record<string, unknown>) => JSON.stringify(Object.fromEntries(Object.entries(data).sort(([a], [b]) => (a < b ? -1 : 1))));
+  const name = new Map(graph.nodes.map((n) => [n.id, `${n.type}:${sorted(n.data)}`]));
+  return {
+    nodes: [...name.values()].sort(),
+    edges: graph.edges.map((e) => `${name.get(e.source)} -${e.label ?? ''}-> ${name.get(e.target)}`).sort(),
+  };
+}
+
+const node = (id: string) => `.react-flow__node[data-id="${id}"]`;
+const runStatuses = (page: ConsolePage) =>
+  page.$$eval('[data-node-id]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), e.getAttribute('data-run-status')])));
+
+/** What went wrong in the page: script errors and CSP refusals (a refused request's own 4xx log line is expected). */
+const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
+
+async function press(page: ConsolePage, ...keys: string[]) {
+  for (const k of keys.slice(0, -1)) await page.keyboard.down(k as never);
+  await page.keyboard.press(keys.at(-1) as never);
+  for (const k of keys.slice(0, -1).reverse()) await page.keyboard.up(k as never);
+}
+
+
+describe('the console in Chromium', () => {
+  it('draws "Escalate urgent tickets" from an empty workflow, saves and activates it, and paints its run completed', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key);
+
+    // A new, empty workflow: just its trigger.
+    await page.click('button.primary');
+    await page.type('dialog input[name=name]', URGENT.name);
+    await page.select('dialog select[name=triggerType]', 'ticket_created');
+    await page.click('dialog button[type=submit]');
+    await page.waitForSelector(node('trigger'));
+    const workflowId = decodeURIComponent((await hashOf(page)).split('/')[2]);
+
+    // The condition, added below the selected trigger, its value typed.
+    await page.click(node('trigger'));
+    await page.click('[data-palette="condition:contains"]');
+    await page.waitForSelector(node('condition'));
+    await page.type('.node-form input[name="value"]', 'urgent');
+
+    // Two actions on its true branch.
+    await page.click(node('condition'));
+    await page.click('[data-palette="action:set_priority"]');
+    await page.waitForSelector(node('set-priority'));
+    await page.select('.node-form select[name="priority"]', 'urgent');
+    await page.click(node('condition'));
+    await page.click('[data-palette="action:add_tag"]');
+    await page.waitForSelector(node('add-tag'));
+    await page.type('.node-form input[name="tag"]', 'escalated');
+
+    // The reply after the first, its greeting from the placeholder list.
+    await page.click(node('set-priority'));
+    await page.click('[data-palette="action:send_reply"]');
+    await page.waitForSelector(node('send-reply'));
+    await page.type('.node-form textarea[name="body"]', 'Hi ');
+    await page.select('.node-form select[aria-label="Insert a placeholder into body"]', 'ticket.customerName');
+    await waitForFocus(page, 'body');
+    await page.keyboard.type(', we are on it.');
+    expect(await valueOf(page, '.node-form textarea[name="body"]')).toBe('Hi {{ticket.customerName}}, we are on it.');
+
+    // The second action joins the reply: an edge drawn with the mouse, handle to handle.
+    await page.click('button::-p-text(Tidy up)');
+    await page.click('.react-flow__controls-fitview');
+    await drag(page, `${node('add-tag')} .react-flow__handle.source`, `${node('send-reply')} .react-flow__handle.target`);
+    await eventually(async () => ((await page.$$('.react-flow__edge')).length === 5 ? true : undefined), 10_000, 'the fifth edge');
+
+    // Saved with the keyboard, then activated.
+    await page.click(node('send-reply'));
+    await press(page, 'Control', 's');
+    await waitForText(page, '.banner.ok', 'Saved: version 2');
+    await page.click('input[name=isActive]');
+    await waitForText(page, '.banner.ok', 'Active');
+    if (screenshots) {
+      mkdirSync(screenshots, { recursive: true });
+      await page.click('.banner.ok button');
+      await page.click(node('condition'));
+      await page.click('.react-flow__controls-fitview');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await page.screenshot({ path: path.join(screenshots, 'console-editor.png') });
+    }
+
+    const saved = (await api.get(`/api/workflows/${workflowId}`)).body.workflow;
+    expect(saved).toMatchObject({ name: URGENT.name, triggerType: 'ticket_created', isActive: true, version: 2 });
+    expect(shape(saved.workflowJson)).toEqual(shape(URGENT.workflowJson));
+
+    // A matching ticket, through the API; its run, painted on the graph.
+    const ticketId = await openTicket(api, { subject: 'URGENT: site down', customerName: 'Dana' });
+    const [execution] = await finishedExecutions(api, workflowId);
+    expect(execution.status).toBe('completed');
+    await go(page, `#/workflows/${workflowId}/runs`);
+    await page.waitForSelector(`tr[data-execution-id="${execution.id}"] a`);
+    await page.click(`tr[data-execution-id="${execution.id}"] a`);
+    await page.waitForSelector('.run-view [data-node-id="send-reply"][data-run-status="completed"]');
+    expect(await runStatuses(page)).toEqual({
+      trigger: 'passed',
+      condition: 'passed',
+      'set-priority': 'completed',
+      'add-tag': 'completed',
+      'send-reply': 'completed',
+    });
+    expect(await page.$$eval('.react-flow__edge.followed', (e) => e.length)).toBe(5);
+    await waitForText(page, '.message-body', 'Hi Dana, we are on it.');
+    expect(await texts(page, '.run-view h1 .badge')).toEqual(['completed']);
+    expect(await page.$eval('.run-view .muted.small', (e) => e.textContent)).toContain(ticketId);
+    // The same run in the Temporal Web UI, by its id.
+    expect(execution.runId).toMatch(new RegExp(`^workflow-${workflowId}/`));
+    expect(await page.$eval('[data-testid=temporal-link]', (a) => a.getAttribute('href'))).toBe(
+      `${TEMPORAL_UI}/namespaces/default/workflows/${encodeURIComponent(execution.runId)}`,
+    );
+    if (screenshots) await page.screenshot({ path: path.join(screenshots, 'console-run.png') });
+
+    // The ticket's page lists the run, which opens on the graph.
+    await go(page, `#/tickets/${ticketId}`);
+    await page.waitForSelector(`tr[data-execution-id="${execution.id}"]`);
+    await waitForText(page, '.messages', 'Hi Dana, we are on it.');
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, TEST_MS);
+
+  it('lights the path of a dry run on the canvas, with each condition\'s result', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const workflowId = await createUrgent(api);
+    const urgent = await openTicket(api, { subject: 'Urgent: invoices lost' });
+    const calm = await openTicket(api, { subject: 'A question about invoices' });
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
+    await page.waitForSelector(node('reply'));
+    await page.click('[data-tab=try]');
+
+    const dryRun = async (ticketId: string) => {
+      await page.waitForSelector(`select[name=ticketId] option[value="${ticketId}"]`);
+      await page.select('select[name=ticketId]', ticketId);
+      const answer = page.waitForResponse((r) => r.url().endsWith('/api/workflows/dry-run'));
+      await page.click('[data-action=dry-run]');
+      expect((await answer).status()).toBe(200);
+      await page.waitForSelector('[data-testid=dry-run-result]');
+      await page.waitForSelector('[data-node-id="created"][data-run-status="passed"]');
+    };
+
+    await dryRun(urgent);
+    expect(await runStatuses(page)).toEqual({ created: 'passed', 'is-urgent': 'passed', raise: 'completed', tag: 'completed', reply: 'completed' });
+    expect(await texts(page, '[data-node-id="is-urgent"] .outcome')).toEqual(['true']);
+    expect(await page.$$eval('.react-flow__edge.followed', (e) => e.length)).toBe(5);
+    await waitForText(page, '[data-testid=dry-run-result]', '"priority": "urgent"');
+
+    await dryRun(calm);
+    await page.waitForSelector('[data-node-id="raise"][data-run-status="not_reached"]');
+    expect(await runStatuses(page)).toEqual({ created: 'passed', 'is-urgent': 'passed', raise: 'not_reached', tag: 'not_reached', reply: 'not_reached' });
+    expect(await texts(page, '[data-node-id="is-urgent"] .outcome')).toEqual(['false']);
+    expect(await page.$$eval('.react-flow__edge.followed', (e) => e.length)).toBe(1);
+    // The backtest over the last days' events: both tickets' creations, one of which acts.
+    await page.click('input[name=tryMode]:not(:checked)');
+    await page.click('[data-action=backtest]');
+    await waitForText(page, '[data-testid=backtest-result]', '1 of 2 events would have run actions');
+    await waitForText(page, '[data-testid=backtest-result]', 'set_priority × 1');
+    await page.waitForSelector('[data-node-id="reply"][data-run-status="completed"]');
+
+    // Nothing ran for real.
+    expect((await api.get(`/api/workflows/${workflowId}/executions`)).body.executions).toEqual([]);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, TEST_MS);
+
+  it('shows the server\'s message on the node and the field a refused save names', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const workflowId = await createUrgent(api);
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
+    await page.waitForSelector(node('tag'));
+    await page.click(node('tag'));
+    const input = await page.waitForSelector('.node-form input[name="tag"]');
+    await input!.click({ count: 3 });
+    await page.keyboard.type('   ');
+
+    const refused = page.waitForResponse((r: HTTPResponse) => r.request().method() === 'PATCH');
+    await page.click('[data-action=save]');
+    const answer = await refused;
+    expect(answer.status()).toBe(400);
+    const details: Array<{ path: string; message: string }> = (await answer.json()).error.details;
+    const issue = details.find((d) => d.path === 'workflowJson.nodes[3].data.tag');
+    expect(issue?.message).toBe('node "tag": tag must not be blank');
+
+    await page.waitForSelector('[data-node-id="tag"][data-issue-source="server"]');
+    expect(await texts(page, '[data-node-id="tag"] .wf-node-issues li')).toEqual([issue!.message]);
+    expect(await texts(page, '.node-form .field-error')).toEqual([issue!.message]);
+    expect(await texts(page, '[data-node-id="raise"] .wf-node-issues li')).toEqual([]);
+    expect((await api.get(`/api/workflows/${workflowId}`)).body.workflow.version).toBe(1);
+    await page.close();
+  }, TEST_MS);
+
+  it('makes a save over a colleague\'s save a visible conflict, and reloads theirs on request', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const workflowId = await createUrgent(api);
+    const key = ws.key;
+    const mine = await openConsole(chromium.browser, app.baseUrl, key, `#/workflows/${workflowId}`);
+    const theirs = await openConsole(chromium.browser, app.baseUrl, key, `#/workflows/${workflowId}`);
+    await mine.waitForSelector(node('reply'));
+    await theirs.waitForSelector(node('reply'));
+
+    // The other tab renames it and saves.
+    await theirs.bringToFront();
+    await theirs.click('input[name=workflowName]', { count: 3 });
+    await theirs.keyboard.type('Escalate urgent tickets (theirs)');
+    await theirs.click('[data-action=save]');
+    await waitForText(theirs, '.banner.ok', 'Saved');
+
+    // This tab, which read it before, changes the reply and saves: a conflict, nothing overwritten.
+    await mine.bringToFront();
+    await mine.click(node('reply'));
+    await mine.type('.node-form textarea[name="body"]', ' Mine.');
+    const refused = mine.waitForResponse((r: HTTPResponse) => r.request().method() === 'PATCH');
+    await mine.click('[data-action=save]');
+    expect((await refused).status()).toBe(412);
+    await mine.waitForSelector('dialog [data-testid=conflict]');
+    expect(await texts(mine, 'dialog [data-testid=conflict]')).toEqual([expect.stringContaining('saved by someone else')]);
+    expect((await api.get(`/api/workflows/${workflowId}`)).body.workflow.name).toBe('Escalate urgent tickets (theirs)');
+
+    // Reload: their version, my change dropped.
+    await mine.click('dialog [data-action=reload]');
+    await eventually(async () => ((await valueOf(mine, 'input[name=workflowName]')) === 'Escalate urgent tickets (theirs)' ? true : undefined), 10_000, 'their name, reloaded');
+    expect(await mine.$('[data-testid=unsaved]')).toBeNull();
+
+    // Once more, and this time overwrite theirs with mine.
+    await theirs.bringToFront();
+    await theirs.click('input[name=workflowDescription]');
+    await theirs.keyboard.type('Theirs again');
+    await theirs.click('[data-action=save]');
+    await waitForText(theirs, '.banner.ok', 'Saved');
+    await mine.bringToFront();
+    await mine.click(node('reply'));
+    await mine.type('.node-form textarea[name="body"]', ' Mine.');
+    await mine.click('[data-action=save]');
+    await mine.waitForSelector('dialog [data-testid=conflict]');
+    await mine.click('dialog [data-action=overwrite]');
+    await waitForText(mine, '.banner.ok', 'Saved: version 2');
+    const after = (await api.get(`/api/workflows/${workflowId}`)).body.workflow;
+    expect(after.workflowJson.nodes.find((n: { id: string }) => n.id === 'reply').data.body).toContain(' Mine.');
+    expect(after.description).toBe('Theirs again');
+    expect(problemsOf(mine)).toEqual([]);
+    await mine.close();
+    await theirs.close();
+  }, TEST_MS);
+
+  it('restores a deleted node, with its edges, on undo', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const workflowId = await createUrgent(api);
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
+    await page.waitForSelector(node('tag'));
+    await page.click(node('tag'));
+    await page.keyboard.press('Delete');
+    await page.waitForSelector(node('tag'), { hidden: true });
+    expect(await page.$$eval('.react-flow__edge', (e) => e.length)).toBe(3);
+    await page.waitForSelector('[data-testid=unsaved]');
+
+    await press(page, 'Control', 'z');
+    await page.waitForSelector(node('tag'));
+    expect(await page.$$eval('.react-flow__edge', (e) => e.length)).toBe(5);
+    await page.waitForSelector('[data-testid=unsaved]', { hidden: true });
+    // The trigger cannot be deleted: a graph has exactly one.
+    await page.click(node('created'));
+    await page.keyboard.press('Delete');
+    expect(await page.$(node('created'))).not.toBeNull();
+
+    // Copy and paste: a new node, with a fresh id.
+    await page.click(node('tag'));
+    await press(page, 'Control', 'c');
+    await press(page, 'Control', 'v');
+    await page.waitForSelector(node('tag-2'));
+    await page.waitForSelector('[data-testid=unsaved]');
+
+    // Leaving with unsaved changes asks first; staying keeps them.
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void (asked.length === 1 ? d.dismiss() : d.accept());
+    });
+    await go(page, '#/tickets');
+    await eventually(async () => (asked.length === 1 ? true : undefined), 10_000, 'the question before leaving');
+    expect(asked[0]).toContain('unsaved changes');
+    expect(await hashOf(page)).toBe(`#/workflows/${workflowId}`);
+    expect(await page.$(node('tag-2'))).not.toBeNull();
+    await go(page, '#/tickets');
+    await page.waitForSelector('[data-testid=tickets]');
+    await page.close();
+  }, TEST_MS);
+
+  it('follows a run live while it waits, cancels it, and filters the runs by status', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const created = await api.post('/api/workflows', {
+      name: 'Wait, then tag',
+      triggerType: 'manual',
+      workflowJson: {
+        nodes: [
+          { id: 'start', type: 'trigger', data: { triggerType: 'manual' } },
+          { id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 600 } },
+          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'later' } },
+        ],
+        edges: [
+          { source: 'start', target: 'wait' },
+          { source: 'wait', target: 'tag' },
+        ],
+      },
+    });
+    const workflowId = created.body.workflow.id;
+    const ticketId = await openTicket(api);
+    const started = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId });
+    const executionId = started.body.execution.id;
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}/runs/${executionId}`);
+
+    // Followed live: the delay comes to wait, the node after it is not reached yet.
+    await page.waitForSelector('[data-node-id="wait"][data-run-status="waiting"]', { timeout: 20_000 });
+    expect(await runStatuses(page)).toEqual({ start: 'passed', wait: 'waiting', tag: 'pending' });
+
+    await page.click('[data-action=cancel]');
+    await page.waitForSelector('.run-view h1 .badge[data-status="cancelled"]');
+    await page.waitForSelector('[data-node-id="tag"][data-run-status="not_reached"]');
+    expect(await page.$('[data-action=cancel]')).toBeNull();
+    expect((await api.get(`/api/workflows/${workflowId}/executions/${executionId}`)).body.execution.status).toBe('cancelled');
+
+    // The list of runs, by status.
+    await go(page, `#/workflows/${workflowId}/runs`);
+    await page.waitForSelector(`tr[data-execution-id="${executionId}"][data-status="cancelled"]`);
+    await page.select('select[name=status]', 'completed');
+    await page.waitForSelector(`tr[data-execution-id="${executionId}"]`, { hidden: true });
+    await page.select('select[name=status]', 'cancelled');
+    await page.waitForSelector(`tr[data-execution-id="${executionId}"]`);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, TEST_MS);
+
+  it('works with nothing but Deskflow to talk to, and shows a name with <script> as text', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const hostile = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
+    const workflowId = await createUrgent(api, hostile);
+    const ticketId = await openTicket(api, { subject: `<b>bold</b> ${hostile}`, body: `<script>window.__pwned = 3</script>` });
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key);
+    // Anything not addressed to Deskflow is cut off, as it would be without internet.
+    await page.setRequestInterception(true);
+    page.on('request', (r) => (r.url().startsWith(`${app.baseUrl}/`) || r.url().startsWith('data:') ? r.continue() : r.abort()));
+    await page.reload();
+    await page.waitForSelector(`tr[data-workflow-id="${workflowId}"] .workflow-name`);
+    expect(await texts(page, `tr[data-workflow-id="${workflowId}"] .workflow-name`)).toEqual([hostile]);
+
+    await go(page, `#/workflows/${workflowId}`);
+    await page.waitForSelector(node('reply'));
+    expect(await valueOf(page, 'input[name=workflowName]')).toBe(hostile);
+    await go(page, `#/tickets/${ticketId}`);
+    await waitForText(page, '.messages', 'window.__pwned = 3');
+    expect(await texts(page, 'h1.user-text')).toEqual([`<b>bold</b> ${hostile}`]);
+
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.$$('img[src="x"], main script, main b')).toEqual([]);
+
+    // Deleted from the list, after saying yes to the question naming it.
+    await go(page, '#/workflows');
+    await page.waitForSelector(`tr[data-workflow-id="${workflowId}"] button.danger`);
+    await page.click(`tr[data-workflow-id="${workflowId}"] button.danger`);
+    await page.waitForSelector('dialog[open] strong.user-text');
+    expect(await texts(page, 'dialog[open] strong.user-text')).toEqual([hostile]);
+    await page.click('dialog[open] button.danger');
+    await page.waitForSelector(`tr[data-workflow-id="${workflowId}"]`, { hidden: true });
+    expect((await api.get(`/api/workflows/${workflowId}`)).status).toBe(404);
+
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(page.requested.filter((u) => !u.startsWith(`${app.baseUrl}/`) && !u.startsWith('data:'))).toEqual([]);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, TEST_MS);
+});

@@ -1,0 +1,119 @@
+// Debian's Chromium, driven by puppeteer-core, for the tests of the pages Deskflow serves
+// (/docs, /console). Every page's requests are recorded, so a test can prove it talked to
+// Deskflow only.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { useFixture } from './fixture.ts';
+
+/** Debian's chromium (.ci/run installs it); CHROMIUM_PATH names another build. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const UI_TIMEOUT_MS = 30_000;
+
+export type TestBrowser = { browser: Browser; close: () => Promise<void> };
+
+export async function launchChromium(): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`No Chromium at ${CHROMIUM}: the pages are tested in a real browser. Install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'deskflow-chromium-'));
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    userDataDir: profile,
+    args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  return {
+    browser,
+    close: async () => {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A Chromium of the test file's own, started before its tests and closed after them. */
+export function useChromium(): TestBrowser {
+  return useFixture(launchChromium, (b) => b.close());
+}
+
+export type ConsolePage = Page & { requested: string[]; problems: string[] };
+
+/**
+ * A new tab (its own sessionStorage) on the console, signed in with `key` through the key
+ * screen as a person would, then at `route` (`#/workflows/…`). Script errors and CSP
+ * violations are collected in `problems`.
+ */
+export async function openConsole(browser: Browser, baseUrl: string, key: string, route = '#/workflows'): Promise<ConsolePage> {
+  const page = (await browser.newPage()) as ConsolePage;
+  page.requested = [];
+  page.problems = [];
+  page.setDefaultTimeout(UI_TIMEOUT_MS);
+  await page.setViewport({ width: 1440, height: 900 });
+  page.on('request', (r) => page.requested.push(r.url()));
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${(e as Error).message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.problems.push(`console: ${m.text()}`);
+  });
+  await page.goto(`${baseUrl}/console`);
+  await page.waitForSelector('input[name=apiKey]');
+  await page.type('input[name=apiKey]', key);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('header.top');
+  await go(page, route);
+  return page;
+}
+
+// The callbacks below run in the page, where the DOM is; the test code is type-checked without it.
+type InPage = {
+  location: { hash: string };
+  document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>; activeElement: { getAttribute(n: string): string | null } | null };
+};
+
+/** Goes to a route of the console (`#/workflows/…`) as a click on a link would. */
+export async function go(page: Page, hash: string): Promise<void> {
+  await page.evaluate((h) => {
+    (globalThis as unknown as InPage).location.hash = h;
+  }, hash);
+}
+
+export function hashOf(page: Page): Promise<string> {
+  return page.evaluate(() => (globalThis as unknown as InPage).location.hash);
+}
+
+/** The value of an input, a select or a textarea. */
+export function valueOf(page: Page, selector: string): Promise<string> {
+  return page.$eval(selector, (e) => (e as unknown as { value: string }).value);
+}
+
+/** Waits until an element matching `selector` holds `text`; polled on a timer, since a tab in the background gets no animation frames. */
+export async function waitForText(page: Page, selector: string, text: string): Promise<void> {
+  await page.waitForFunction(
+    (s, t) => Array.from((globalThis as unknown as InPage).document.querySelectorAll(s)).some((e) => (e.textContent ?? '').includes(t)),
+    { polling: 100 },
+    selector,
+    text,
+  );
+}
+
+/** Waits until the focused element has this name. */
+export async function waitForFocus(page: Page, name: string): Promise<void> {
+  await page.waitForFunction((n) => (globalThis as unknown as InPage).document.activeElement?.getAttribute('name') === n, { polling: 50 }, name);
+}
+
+/** The text of every element matching `selector`. */
+export function texts(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(selector, (els) => els.map((e) => (e.textContent ?? '').trim()));
+}
+
+/** Drags with the mouse from the centre of one element to the centre of another (a connection on the canvas). */
+export async function drag(page: Page, from: string, to: string): Promise<void> {
+  const a = await (await page.waitForSelector(from))!.boundingBox();
+  const b = await (await page.waitForSelector(to))!.boundingBox();
+  if (!a || !b) throw new Error(`cannot drag ${from} → ${to}: not visible`);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
