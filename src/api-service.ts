@@ -42,6 +42,7 @@ export async function startApiSide(deps: {
     logger: deps.logger,
     engine,
     schedules: deps.schedules,
+    mailDelivery: engine,
     keys,
     readiness: [
       {

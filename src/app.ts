@@ -22,6 +22,8 @@ import { executionRoutes, ticketExecutionRoutes } from './executions/routes.ts';
 import { triggerRoutes } from './triggers/routes.ts';
 import { dryRunRoutes } from './dry-runs/routes.ts';
 import { webhookRoutes } from './triggers/webhook-routes.ts';
+import { replyRoutes } from './mail/reply-routes.ts';
+import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { calendarRoutes } from './calendars/routes.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
@@ -43,6 +45,8 @@ export type AppDeps = {
   readiness?: ReadinessCheck[];
   /** True once the process shuts down: /readyz answers 503 from then on. */
   stopping?: () => boolean;
+  /** Starts the delivery workflow of an agent's reply right after its commit (else the mail worker does, within seconds). */
+  mailDelivery?: MailDeliveryStarter;
   /** The Temporal SDK's metrics exporter of a worker in this process, added to GET /metrics. */
   temporalMetricsUrl?: string;
   /** Settings of the console page (GET /console): where the Temporal Web UI is. */
@@ -67,7 +71,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     });
   }
   app.use(async (ctx, next) => {
-    ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger });
+    ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger, mailDelivery: deps.mailDelivery });
     await next();
   });
 
@@ -91,6 +95,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   tickets.use(requireKey);
   tickets.use(ticketRoutes().routes());
   tickets.use(messageRoutes().routes());
+  tickets.use(replyRoutes().routes());
   tickets.use(ticketExecutionRoutes().routes());
   app.use(tickets.routes());
 

@@ -46,6 +46,8 @@ const envSchema = z.object({
   TEMPORAL_SETUP_ON_START: z.enum(['true', 'false', '']).optional(),
   DESKFLOW_HTTP_ALLOW: z.string().default(''),
   METRICS_TOKEN: optionalString,
+  DESKFLOW_SECRET_KEY: optionalString,
+  MAIL_POLL_SECONDS: z.coerce.number().min(1).max(86_400).default(60),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -85,6 +87,12 @@ export type Config = {
   httpAllow: string[];
   /** Bearer token that GET /metrics requires; unset, /metrics is not served. */
   metricsToken: string | undefined;
+  /** Key that seals mailbox credentials (src/mail/secrets.ts); unset on the embedded defaults, a key file of the data directory. */
+  secretKey: string | undefined;
+  mail: {
+    /** How often a watched mailbox is read even when IDLE told nothing: the safety net. */
+    pollMs: number;
+  };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 };
 
@@ -124,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
     httpAllow: e.DESKFLOW_HTTP_ALLOW.split(',').map((s) => s.trim()).filter(Boolean),
     metricsToken: e.METRICS_TOKEN,
+    secretKey: e.DESKFLOW_SECRET_KEY,
+    mail: { pollMs: e.MAIL_POLL_SECONDS * 1000 },
     logLevel: e.LOG_LEVEL,
   };
 }

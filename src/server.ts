@@ -4,6 +4,7 @@ import { migrate, openOrm } from './db/orm.ts';
 import { claimDataDir } from './lifecycle/data-dir-lock.ts';
 import { Shutdown, ShuttingDown } from './lifecycle/shutdown.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { secretsFor } from './mail/secrets.ts';
 import { connectTemporal, TemporalEngine, type TemporalSettings } from '../temporal/client.ts';
 import { startDevServer } from '../temporal/dev-server.ts';
 import { NamespaceReadiness } from '../temporal/namespace-readiness.ts';
@@ -101,6 +102,8 @@ async function main(): Promise<void> {
         outboxRetentionDays: config.outboxRetentionDays,
         executionRetentionDays: config.executionRetentionDays,
         databaseUrl: database.url,
+        secrets: secretsFor(config),
+        mailPollMs: config.mail.pollMs,
         shutdown,
         servesApi: mode === 'all',
       });

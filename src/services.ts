@@ -4,6 +4,8 @@ import { DryRunService } from './dry-runs/service.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import { ExecutionService } from './executions/service.ts';
 import { IdempotencyService } from './idempotency/service.ts';
+import type { MailDeliveryStarter } from './mail/outbound.ts';
+import { ReplyService } from './mail/replies.ts';
 import type { Logger } from './logger.ts';
 import { MessageService, writeInitialMessage } from './messages/service.ts';
 import { MemberAssignees } from './tickets/assignees.ts';
@@ -28,6 +30,8 @@ export type ServiceDeps = {
   engine?: WorkflowEngine;
   schedules?: ScheduleSync;
   logger?: Logger;
+  /** Starts the delivery workflow of an agent's reply (the mail worker does it when this is absent or fails). */
+  mailDelivery?: MailDeliveryStarter;
   /** Set inside inTransaction: defers effects outside the database until the commit. */
   afterCommit?: AfterCommit;
 };
@@ -53,6 +57,7 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     triggers: new TriggerService({ tickets, dispatcher }),
     idempotency: new IdempotencyService(em),
     dryRuns: new DryRunService(em),
+    replies: new ReplyService(em, { starter: deps.mailDelivery, afterCommit: deps.afterCommit, logger: deps.logger }),
   };
 }
 

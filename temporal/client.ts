@@ -88,6 +88,25 @@ export class TemporalEngine implements WorkflowEngine {
     }
   }
 
+  /** Starts the delivery workflow of an outbound message written outside a run (src/mail/outbound.ts); a second start is harmless. */
+  async startMailDelivery(messageId: string, about: { to: string; subject: string }): Promise<void> {
+    try {
+      await this.withDeadline(() =>
+        this.client.workflow.start('deliverMail', {
+          workflowId: `mail-delivery-${messageId}`,
+          taskQueue: this.taskQueue,
+          args: [{ messageId }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          staticSummary: `Mail to ${about.to}: ${about.subject}`.slice(0, 160),
+        }),
+      );
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+      throw asUnavailable(err);
+    }
+  }
+
   async cancel(temporalWorkflowId: string): Promise<void> {
     await this.ignoreFinished(() => this.client.workflow.getHandle(temporalWorkflowId).cancel());
   }

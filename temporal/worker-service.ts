@@ -1,6 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Shutdown } from '../src/lifecycle/shutdown.ts';
 import type { Logger } from '../src/logger.ts';
+import { MailWorker } from '../src/mail/mail-worker.ts';
+import { PendingMailDeliveries } from '../src/mail/outbound.ts';
+import type { SecretBox } from '../src/mail/secrets.ts';
 import { createOutboxRelay } from '../src/triggers/relay.ts';
 import type { ScheduleSync } from '../src/workflows/schedule-spec.ts';
 import { prebuiltBundle } from './bundle.ts';
@@ -12,8 +15,9 @@ import { WorkerRetry } from './worker-retry.ts';
 
 /**
  * The worker side of a process (`npm start`, `start:worker`): the Temporal worker, retried in
- * the background until Temporal answers, and the outbox relay. Loaded only by processes that
- * run it, so an API process never loads the worker's native runtime.
+ * the background until Temporal answers, the outbox relay, and the mail worker (mailbox
+ * watchers, deliveries to start). Loaded only by processes that run it, so an API process
+ * never loads the worker's native runtime.
  */
 export async function startWorkerSide(deps: {
   orm: MikroORM;
@@ -30,6 +34,10 @@ export async function startWorkerSide(deps: {
   outboxRetentionDays: number;
   executionRetentionDays: number;
   databaseUrl: string;
+  /** Opens mailbox credentials (made on first use: a deployment without mailboxes needs no key). */
+  secrets: () => SecretBox;
+  /** How often each mailbox is read even when IMAP IDLE announced nothing. */
+  mailPollMs: number;
   shutdown: Shutdown;
   /** Say that tickets are served meanwhile (the API runs in this process too). */
   servesApi: boolean;
@@ -47,6 +55,7 @@ export async function startWorkerSide(deps: {
         taskQueue: deps.taskQueue,
         httpAllow: deps.httpAllow,
         dbPoolMax: deps.dbPoolMax,
+        secrets: deps.secrets,
         workflowBundle: (bundle ??= await prebuiltBundle((reason) => logger.info(`bundling the workflow code: ${reason}`))),
       }),
     onStarted: async () => {
@@ -73,4 +82,13 @@ export async function startWorkerSide(deps: {
     startsBlocked: () => deps.namespace.blockedBecause,
   });
   await shutdown.start('relay', async () => relay.start(), () => relay.stop());
+  const mail = new MailWorker({
+    orm,
+    logger,
+    databaseUrl: deps.databaseUrl,
+    secrets: deps.secrets,
+    pollMs: deps.mailPollMs,
+    deliveries: new PendingMailDeliveries({ orm, starter: deps.engine, logger }),
+  });
+  await shutdown.start('mail', async () => mail.start(), () => mail.stop());
 }

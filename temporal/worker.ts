@@ -3,6 +3,8 @@ import { NativeConnection, Worker, type WorkflowBundle } from '@temporalio/worke
 import { errorFields, type Logger } from '../src/logger.ts';
 import type { WorkflowEngine } from '../src/executions/engine.ts';
 import { createActivities } from './activities/index.ts';
+import { createMailActivities } from './activities/mail.ts';
+import type { SecretBox } from '../src/mail/secrets.ts';
 import { prebuiltBundle } from './bundle.ts';
 import { tlsOptions, type TemporalSettings } from './client.ts';
 import { installTemporalRuntime } from './runtime.ts';
@@ -17,11 +19,17 @@ export type WorkerDeps = {
   dbPoolMax?: number;
   /** Starts the runs of scheduled ticks. */
   engine?: WorkflowEngine;
+  /** Opens mailbox credentials (SMTP delivery); a worker without it fails deliveries with the reason. */
+  secrets?: () => SecretBox;
   /** A bundle of the tests' own; otherwise the one built at install, checked against the sources. */
   workflowBundle?: WorkflowBundle | { codePath: string };
 };
 
 export type RunningWorker = { worker: Worker; stop: () => Promise<void> };
+
+const noSecrets = (): SecretBox => {
+  throw new Error('this worker was started without the key that opens mailbox credentials');
+};
 
 /** Starts a worker that runs runGraph and its activities until stop() is called. */
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
@@ -37,7 +45,10 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     namespace: deps.temporal.namespace,
     taskQueue: deps.taskQueue,
     workflowBundle: deps.workflowBundle ?? (await prebuiltBundle((reason) => deps.logger.info(`bundling the workflow code: ${reason}`))),
-    activities: createActivities({ orm: deps.orm, logger: deps.logger, http: { allow: deps.httpAllow }, engine: deps.engine }),
+    activities: {
+      ...createActivities({ orm: deps.orm, logger: deps.logger, http: { allow: deps.httpAllow }, engine: deps.engine }),
+      ...createMailActivities({ orm: deps.orm, logger: deps.logger, secrets: deps.secrets ?? noSecrets }),
+    },
     shutdownGraceTime: '5 seconds',
     // Each local activity holds a database connection for its transaction: more at once than
     // the pool has only queue in the pool, and past its wait limit they fail and back off.

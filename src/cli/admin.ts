@@ -4,6 +4,7 @@ import { createLogger } from '../logger.ts';
 import type { Command, CommandGroup, Outcome, ParsedArgs } from './command.ts';
 import { UsageError } from './errors.ts';
 import { keyCommands } from './key.ts';
+import { mailboxCommands } from './mailbox.ts';
 import { memberCommands } from './member.ts';
 import { runEntry, sentence, type Resources } from './process.ts';
 import { workspaceCommands } from './workspace.ts';
@@ -15,7 +16,7 @@ import { workspaceCommands } from './workspace.ts';
  * The database modules load only once a command is about to run, so help and usage errors
  * answer at once.
  */
-const GROUPS: CommandGroup[] = [workspaceCommands, keyCommands, memberCommands];
+const GROUPS: CommandGroup[] = [workspaceCommands, keyCommands, memberCommands, mailboxCommands];
 
 const COMMON_OPTIONS = {
   json: { type: 'boolean' },
@@ -130,7 +131,13 @@ async function main(resources: Resources): Promise<void> {
   ]);
   const { orm, applied } = await openDatabase(config, logger, resources);
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
-  const outcome = await invocation.run({ workspaces: new WorkspaceService(orm.em.fork()) });
+  const outcome = await invocation.run({
+    workspaces: new WorkspaceService(orm.em.fork()),
+    mailboxes: async () => {
+      const [{ MailboxService }, { secretsFor }] = await Promise.all([import('../mail/mailboxes.ts'), import('../mail/secrets.ts')]);
+      return new MailboxService(orm.em.fork(), { secrets: secretsFor(config) });
+    },
+  });
   print(outcome, invocation.json);
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../http/validate.ts';
+import type { MailboxService } from '../mail/mailboxes.ts';
 import { AI_ASSIGNEE } from '../tickets/values.ts';
 import { MEMBER_ROLES, type MemberRole } from '../workspaces/entity.ts';
 import type { WorkspaceService } from '../workspaces/service.ts';
@@ -21,7 +22,11 @@ export type ParsedArgs = {
 /** What a command produced: the `--json` object and the human sentence. */
 export type Outcome = { json: Record<string, unknown>; text: string };
 
-export type CommandServices = { workspaces: WorkspaceService };
+export type CommandServices = {
+  workspaces: WorkspaceService;
+  /** Loaded only by the mailbox commands: the IMAP and SMTP libraries take a while to load. */
+  mailboxes?: () => Promise<MailboxService>;
+};
 
 export type Command = {
   /** Arguments after `<group> <action>`, e.g. `--name NAME`. */

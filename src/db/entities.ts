@@ -8,7 +8,8 @@ import { Execution, ExecutionStep } from '../executions/entity.ts';
 import { ExecutionCount } from '../executions/counts.ts';
 import { ReplySignal } from '../triggers/entity.ts';
 import { IdempotencyKey } from '../idempotency/entity.ts';
+import { MailDelivery, Mailbox, MailMessage, MailReceipt } from '../mail/entity.ts';
 import { Calendar } from '../calendars/entity.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Calendar];
+export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar];

@@ -23,7 +23,15 @@ const assumptions = z
 
 const outbound = z
   .discriminatedUnion('type', [
-    z.strictObject({ nodeId: z.string(), type: z.literal('send_reply'), to: z.string(), body: z.string(), bodyHtml: z.string().optional() }),
+    z.strictObject({
+      nodeId: z.string(),
+      type: z.literal('send_reply'),
+      to: z.string(),
+      subject: z.string().meta({ description: 'The subject of its mail: `Re: <ticket subject> [Ticket#<ref>]`.' }),
+      delivery: z.enum(['mail', 'not_configured']).meta({ description: '`mail`: the workspace has a mailbox and the reply would be mailed to `to`; `not_configured`: it would be saved only.' }),
+      body: z.string(),
+      bodyHtml: z.string().optional(),
+    }),
     z.strictObject({
       nodeId: z.string(),
       type: z.literal('http_request'),

@@ -1,3 +1,4 @@
+import { replySubject } from '../mail/compose.ts';
 import type { Actor } from '../actor.ts';
 import { AppError } from '../errors.ts';
 import {
@@ -40,7 +41,7 @@ export type SimulatedStep = {
 
 /** A message or request the run would send. */
 export type Outbound =
-  | { nodeId: string; type: 'send_reply'; to: string; body: string; bodyHtml?: string }
+  | { nodeId: string; type: 'send_reply'; to: string; subject: string; delivery: 'mail' | 'not_configured'; body: string; bodyHtml?: string }
   | { nodeId: string; type: 'http_request'; method: string; url: string; headers?: Record<string, string>; body?: unknown };
 
 /**
@@ -66,6 +67,8 @@ export type SimulationOptions = {
   calendars: CalendarsById;
   /** Whether a person may be assigned tickets of the workspace (members and admins). */
   isAssignable: (assignee: string) => boolean;
+  /** Whether the workspace has a mailbox: replies would be mailed to the customer (docs/contract.md §10). */
+  mails?: boolean;
 };
 
 /** Stops the walk at a failing node, as a real run stops at its first failed action. */
@@ -207,7 +210,15 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
         return undefined;
       case 'send_reply':
         if (!ticket) return fail(step, noTicket(action));
-        outbound.push({ nodeId: node.id, type: 'send_reply', to: ticket.customerEmail, body: action.body, ...(action.bodyHtml !== undefined ? { bodyHtml: action.bodyHtml } : {}) });
+        outbound.push({
+          nodeId: node.id,
+          type: 'send_reply',
+          to: ticket.customerEmail,
+          subject: replySubject(ticket.subject, ticket.id),
+          delivery: opts.mails ? 'mail' : 'not_configured',
+          body: action.body,
+          ...(action.bodyHtml !== undefined ? { bodyHtml: action.bodyHtml } : {}),
+        });
         setTicket({ ...ticket, updatedAt: iso(clock) });
         return undefined;
       default: {

@@ -21,6 +21,7 @@ export const IDEMPOTENCY_KEY_REUSED = 'idempotency_key_reused';
 export const IDEMPOTENT_ENDPOINTS = [
   { method: 'POST', path: '/api/v1/tickets' },
   { method: 'POST', path: '/api/v1/tickets/:id/messages' },
+  { method: 'POST', path: '/api/v1/tickets/:id/replies' },
   { method: 'POST', path: '/api/workflows/:id/trigger' },
 ] as const;
 

@@ -14,7 +14,14 @@ import type { CreateTicketInput } from './schema.ts';
 export type { TicketChange } from './change.ts';
 
 /** Writes a new ticket's first message in the transaction of `em` (the messages module does it). */
-export type InitialMessageWriter = (em: EntityManager, ticket: TicketRecord, message: { body: string; senderEmail: string; senderName: string | null }) => Promise<void>;
+export type InitialMessageWriter = (
+  em: EntityManager,
+  ticket: TicketRecord,
+  message: { body: string; bodyHtml?: string | null; senderEmail: string; senderName: string | null },
+) => Promise<void>;
+
+/** What a ticket is made of; `bodyHtml` (the first message's HTML) comes only from mail: the API's body has none. */
+export type NewTicket = CreateTicketInput & { bodyHtml?: string | null };
 
 export class TicketService {
   private readonly em: EntityManager;
@@ -28,7 +35,7 @@ export class TicketService {
   }
 
   /** Creates the ticket and its initial inbound message, with a ticket_created event, in one transaction. */
-  async create(workspaceId: string, input: CreateTicketInput, actor: Actor): Promise<TicketRecord> {
+  async create(workspaceId: string, input: NewTicket, actor: Actor): Promise<TicketRecord> {
     return this.em.transactional(async (em) => {
       const now = new Date();
       const customerName = input.customerName?.trim() ? input.customerName : null;
@@ -50,7 +57,7 @@ export class TicketService {
         updatedAt: now,
       };
       await insertTicket(em, ticket);
-      await this.writeInitialMessage(em, ticket, { body: input.body, senderEmail: input.customerEmail, senderName: customerName });
+      await this.writeInitialMessage(em, ticket, { body: input.body, bodyHtml: input.bodyHtml ?? null, senderEmail: input.customerEmail, senderName: customerName });
       await recordEvent(em, { workspaceId, type: 'ticket_created', ticketId: ticket.id, payload: { ticket: ticketContext(ticket) }, actor, at: now });
       return ticket;
     });

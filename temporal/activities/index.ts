@@ -13,6 +13,7 @@ import { createServices } from '../../src/services.ts';
 import { ticketContext, type TicketContext } from '../../src/tickets/context.ts';
 import { readTicket } from '../../src/tickets/store.ts';
 import { ticketChangeOf } from '../../src/tickets/change.ts';
+import { queueDelivery } from '../../src/mail/outbound.ts';
 import { runTickBatch, unfinishedEarlierTickRuns } from '../../src/triggers/ticks.ts';
 import { performHttpRequest, type HttpRequestOptions, type HttpResult } from './http-request.ts';
 
@@ -50,9 +51,20 @@ export type ActionInput = {
   seq?: number;
   /** Steps the run walked since its last write, recorded with this action's effect. */
   steps?: StepInput[];
+  /**
+   * send_reply of a run that delivers the mail itself, as a step (runAutomation); without it
+   * (runGraph, runs begun before mail) a delivery workflow of its own sends it.
+   */
+  deliverInRun?: boolean;
 };
 
-export type ActionOutcome = { result?: unknown; ticket?: Record<string, unknown>; completedAt?: string };
+export type ActionOutcome = {
+  result?: unknown;
+  ticket?: Record<string, unknown>;
+  completedAt?: string;
+  /** A reply whose mail the run is to deliver next (its step is `waiting` until then). */
+  deliver?: { messageId: string; to: string };
+};
 
 /** Sender of replies that workflows send. */
 export const AUTOMATION_SENDER = { email: 'automation@deskflow.invalid', name: 'Deskflow automation' };
@@ -177,7 +189,14 @@ export function createActivities(deps: ActivityDeps) {
               { direction: 'outbound', body: action.body, bodyHtml: action.bodyHtml ?? null, senderEmail: AUTOMATION_SENDER.email, senderName: AUTOMATION_SENDER.name, idempotencyKey: `${input.executionId}:${input.nodeId}` },
               actor,
             );
-            const step = completedStep(input, { messageId: message.id });
+            // With a mailbox the mail is fixed now, with the message; the run then delivers it.
+            const delivery = await queueDelivery(em, { workspaceId: input.workspaceId, ticketId, messageId: message.id, kind: 'automation', via: input.deliverInRun ? 'run' : 'workflow' });
+            if (delivery === 'pending' && input.deliverInRun) {
+              const step: StepRecord = { nodeId: input.nodeId, seq: input.seq, status: 'waiting', result: { messageId: message.id, delivery }, startedAt: new Date(input.startedAt), completedAt: null };
+              await steps.recordSteps(input.executionId, [...walked, step], em);
+              return { result: step.result, ticket: ticketContext(ticket), completedAt: new Date().toISOString(), deliver: { messageId: message.id, to: ticket.customerEmail } };
+            }
+            const step = completedStep(input, { messageId: message.id, delivery });
             await steps.recordSteps(input.executionId, [...walked, step], em);
             return { result: step.result, ticket: ticketContext(ticket), completedAt: step.completedAt!.toISOString() };
           }

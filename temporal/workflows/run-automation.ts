@@ -29,6 +29,7 @@ import type { RunGraphInput } from '../../src/executions/run-input.ts';
 import type { Activities, ActionOutcome, StepInput } from '../activities/index.ts';
 import { customerReplied } from './signals.ts';
 import { failureMessage } from './failure-message.ts';
+import { deliverMessage } from './mail-delivery.ts';
 
 /**
  * Deskflow's own work, in the worker's process: short database writes, retried for as long as
@@ -58,6 +59,8 @@ class NotRunning extends Error {}
 const TICKET_AFTER_WAITS = 'ticket-after-waits';
 /** When an action fails, the other branches settle and every node's outcome is recorded. */
 const BRANCHES_SETTLE = 'branches-settle-on-failure';
+/** A send_reply delivers its mail (with a mailbox) as part of its step. */
+const REPLIES_BY_MAIL = 'send-reply-delivers-mail';
 
 /**
  * Runs one execution of a workflow graph (docs/automations.md): starts at the trigger, follows
@@ -266,8 +269,18 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
         outcome = { result: await outbound(node).httpRequest(request) };
         await resumed({ nodeId: node.id, seq, status: 'completed', result: outcome.result, startedAt, completedAt: now() });
       } else {
-        outcome = await local.runAction({ ...request, steps: take() });
+        const deliverInRun = action.actionType === 'send_reply' && patched(REPLIES_BY_MAIL);
+        outcome = await local.runAction({ ...request, ...(deliverInRun ? { deliverInRun } : {}), steps: take() });
         clock = Math.max(clock, parseIsoInstant(outcome.completedAt ?? '') ?? 0);
+        const mail = outcome.deliver;
+        if (mail) {
+          // The message is written and its mail fixed; the step waits until the server took it.
+          if (outcome.ticket) context = { ...context, ticket: outcome.ticket };
+          const delivery = await waiting(`${node.id}: sending the reply to ${mail.to}`, (summary) => deliverMessage(mail.messageId, summary));
+          // Sending may have taken long: the run reads its ticket afresh, as after a wait.
+          outcome = { result: { messageId: mail.messageId, delivery } };
+          await resumed({ nodeId: node.id, seq, status: 'completed', result: outcome.result, startedAt, completedAt: now() });
+        }
       }
     } catch (err) {
       throw nodeFailed(node, err, startedAt, seq);

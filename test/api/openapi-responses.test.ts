@@ -51,6 +51,8 @@ describe('answers of the running app match the OpenAPI document', () => {
     expect(reply.body.meta.messageAddedEvent).toBe('emitted');
     const note = await api.post(`/api/v1/tickets/${id}/messages`, { body: 'A note.', senderEmail: 'someone@example.com', senderName: 'Someone' });
     expect(note.body.meta.messageAddedEvent).toBe('skipped_sender_mismatch');
+    expectStatus(await api.post(`/api/v1/tickets/${id}/replies`, { authorId: 'agent-1', body: 'On it.', bodyHtml: '<p>On it.</p>' }), 201);
+    expectStatus(await api.post(`/api/v1/tickets/${id}/replies`, { authorId: 'not-a-member', body: 'On it.' }), 403);
     const window = await api.get(`/api/v1/tickets/${id}/messages?limit=1`);
     expectStatus(window, 200);
     expect(window.body.truncated).toBe(true);

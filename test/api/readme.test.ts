@@ -76,7 +76,9 @@ describe('README', () => {
     const dryRun = JSON.parse(stdout.split('\n').find((line) => line.startsWith('{"dryRun"'))!).dryRun;
     expect(dryRun.steps.map((s: { nodeId: string }) => s.nodeId)).toEqual(['updated', 'to-pending', 'close', 'tell']);
     expect(dryRun.changes.status).toEqual({ from: 'pending', to: 'closed' });
-    expect(dryRun.outbound).toEqual([{ nodeId: 'tell', type: 'send_reply', to: 'casey@example.com', body: 'Hi Casey, we closed "Printer on fire".' }]);
+    expect(dryRun.outbound).toEqual([
+      { nodeId: 'tell', type: 'send_reply', to: 'casey@example.com', subject: expect.stringMatching(/^Re: Printer on fire \[Ticket#[0-9a-f]{10}\]$/), delivery: 'not_configured', body: 'Hi Casey, we closed "Printer on fire".' },
+    ]);
     expect(stdout).toContain('1 of 1 updates would have acted: {"set_status":1,"send_reply":1}');
   });
 });

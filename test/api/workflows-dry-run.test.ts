@@ -82,7 +82,15 @@ describe('POST /api/workflows/:id/dry-run', () => {
       resolutionType: { from: null, to: 'resolved_by_automation' },
     });
     expect(outbound).toEqual([
-      { nodeId: 'reply', type: 'send_reply', to: 'customer@example.com', body: 'Hi Dana, we closed "URGENT: printer on fire".', bodyHtml: '<p>Hi Dana</p>' },
+      {
+        nodeId: 'reply',
+        type: 'send_reply',
+        to: 'customer@example.com',
+        subject: `Re: URGENT: printer on fire [Ticket#${ticket.id.replace(/-/g, '').slice(0, 10)}]`,
+        delivery: 'not_configured',
+        body: 'Hi Dana, we closed "URGENT: printer on fire".',
+        bodyHtml: '<p>Hi Dana</p>',
+      },
       {
         nodeId: 'notify',
         type: 'http_request',
@@ -163,7 +171,9 @@ describe('POST /api/workflows/:id/dry-run', () => {
     const ticket = await createTicket(api);
     const pending = await dryRun(workflow.id, { ticketId: ticket.id, changes: { status: { from: 'open', to: 'pending' } } });
     expectStatus(pending, 200);
-    expect(pending.body.dryRun.outbound).toEqual([{ nodeId: 'remind', type: 'send_reply', to: 'customer@example.com', body: 'Moved from open to pending.' }]);
+    expect(pending.body.dryRun.outbound).toEqual([
+      { nodeId: 'remind', type: 'send_reply', to: 'customer@example.com', subject: expect.stringMatching(/^Re: .* \[Ticket#[0-9a-f]{10}\]$/), delivery: 'not_configured', body: 'Moved from open to pending.' },
+    ]);
     const other = await dryRun(workflow.id, { ticketId: ticket.id, changes: { priority: { from: 'low', to: 'high' } } });
     expect(other.body.dryRun.steps.map((s: Json) => s.result ?? null)).toEqual([null, false]);
   });

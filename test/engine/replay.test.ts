@@ -14,6 +14,8 @@ import { historyFromJson } from './fixtures/history-json.ts';
 // before runAutomation), run-automation-v1.json by runAutomation before runs read their ticket
 // after waits, run-automation-v2.json after (its patch markers), and
 // run-automation-v2-failure.json a run failing on one branch while another waits, and
+// run-automation-v3-mail.json the representative run in a workspace with a mailbox (its reply
+// delivered by SMTP as a step, under its patch marker), and
 // run-automation-business-hours.json a run that counts a calendar's open time. The current
 // workflow code must replay each exactly.
 
@@ -62,6 +64,16 @@ describe('replaying saved run histories', () => {
   it('run-automation-v2-failure replays: a failure on one branch cancels the timer of another', async () => {
     const history = await savedHistory('run-automation-v2-failure.json');
     expect(history.events!.some((e) => e.timerCanceledEventAttributes)).toBe(true);
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('run-automation-v3-mail replays: the reply is delivered by an activity of the run, under its patch marker', async () => {
+    const history = await savedHistory('run-automation-v3-mail.json');
+    const types = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? (e.timerStartedEventAttributes ? 'timer' : null)).filter(Boolean);
+    expect(types).toEqual(['timer', 'timer', 'deliverMail']);
+    const patches = history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length;
+    expect(patches).toBeGreaterThanOrEqual(2);
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });

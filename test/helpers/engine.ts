@@ -17,6 +17,7 @@ import { client, createWorkspace, newTicket, type Client, type TestWorkspace } f
 import { useFixture } from './fixture.ts';
 import { pollUntil } from './poll.ts';
 import { paths, triggerNode } from './workflows.ts';
+import { testSecrets } from './mailbox.ts';
 
 // Workers log failed activities and workflows at WARN; tests provoke many on purpose.
 try {
@@ -68,12 +69,12 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
   const relay = createOutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds, outboxRetentionDays: 30 });
   relay.start();
   const schedules = new TemporalSchedules(engine.client, taskQueue);
-  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, readiness: [{ name: 'temporal', check: () => engine.ping() }], console: opts.console });
+  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, mailDelivery: engine, readiness: [{ name: 'temporal', check: () => engine.ping() }], console: opts.console });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const launch = () =>
-    startWorker({ orm, logger, engine, temporal, taskQueue, httpAllow: opts.httpAllow ?? [], workflowBundle: { codePath: inject('workflowBundlePath') } });
+    startWorker({ orm, logger, engine, temporal, taskQueue, httpAllow: opts.httpAllow ?? [], secrets: () => testSecrets, workflowBundle: { codePath: inject('workflowBundlePath') } });
   const engineApp: EngineApp = {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     orm,
