@@ -7,6 +7,9 @@ import { RunsPage } from './pages/RunsPage.tsx';
 import { RunPage } from './pages/RunPage.tsx';
 import { TicketsPage } from './pages/TicketsPage.tsx';
 import { TicketPage } from './pages/TicketPage.tsx';
+import { CalendarsPage } from './pages/CalendarsPage.tsx';
+import { CalendarPage } from './pages/CalendarPage.tsx';
+import { CalendarsProvider } from './ui/calendars.tsx';
 
 export function App() {
   const [key, setKey] = useState(apiKey.get());
@@ -23,24 +26,29 @@ export function App() {
 function Signed({ onSignOut }: { onSignOut: () => void }) {
   const route = useRoute();
   return (
-    <div className="app">
-      <header className="top">
-        <a className="brand" href={href.workflows()}>Deskflow console</a>
-        <nav>
-          <a href={href.workflows()} className={route.page === 'workflows' || route.page === 'editor' || route.page.startsWith('run') ? 'active' : ''}>Workflows</a>
-          <a href={href.tickets()} className={route.page.startsWith('ticket') ? 'active' : ''}>Tickets</a>
-        </nav>
-        <button type="button" className="link" onClick={onSignOut}>Forget key</button>
-      </header>
-      <main>
-        {route.page === 'workflows' && <WorkflowsPage />}
-        {route.page === 'editor' && <EditorPage key={route.workflowId} workflowId={route.workflowId} />}
-        {route.page === 'runs' && <RunsPage key={route.workflowId} workflowId={route.workflowId} />}
-        {route.page === 'run' && <RunPage key={route.executionId} workflowId={route.workflowId} executionId={route.executionId} />}
-        {route.page === 'tickets' && <TicketsPage />}
-        {route.page === 'ticket' && <TicketPage key={route.ticketId} ticketId={route.ticketId} />}
-      </main>
-    </div>
+    <CalendarsProvider>
+      <div className="app">
+        <header className="top">
+          <a className="brand" href={href.workflows()}>Deskflow console</a>
+          <nav>
+            <a href={href.workflows()} className={route.page === 'workflows' || route.page === 'editor' || route.page.startsWith('run') ? 'active' : ''}>Workflows</a>
+            <a href={href.tickets()} className={route.page.startsWith('ticket') ? 'active' : ''}>Tickets</a>
+            <a href={href.calendars()} className={route.page.startsWith('calendar') ? 'active' : ''}>Calendars</a>
+          </nav>
+          <button type="button" className="link" onClick={onSignOut}>Forget key</button>
+        </header>
+        <main>
+          {route.page === 'workflows' && <WorkflowsPage />}
+          {route.page === 'editor' && <EditorPage key={route.workflowId} workflowId={route.workflowId} />}
+          {route.page === 'runs' && <RunsPage key={route.workflowId} workflowId={route.workflowId} />}
+          {route.page === 'run' && <RunPage key={route.executionId} workflowId={route.workflowId} executionId={route.executionId} />}
+          {route.page === 'tickets' && <TicketsPage />}
+          {route.page === 'ticket' && <TicketPage key={route.ticketId} ticketId={route.ticketId} />}
+          {route.page === 'calendars' && <CalendarsPage />}
+          {route.page === 'calendar' && <CalendarPage key={route.calendarId ?? 'new'} calendarId={route.calendarId} />}
+        </main>
+      </div>
+    </CalendarsProvider>
   );
 }
 

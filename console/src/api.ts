@@ -2,6 +2,7 @@
 // sessionStorage only: never in a URL, a cookie or localStorage, and it is gone when the tab is.
 
 import type { TriggerType, WorkflowGraph } from '../../src/graph/index.ts';
+import type { Calendar, CalendarInput } from './model/calendar-form.ts';
 import type { Issue } from './model/issues.ts';
 import type { Step } from './model/overlay.ts';
 
@@ -137,6 +138,8 @@ export type Message = {
 };
 
 export type DryRun = {
+  /** The instant the graph was walked as if it were (newer servers). */
+  at?: string;
   steps: Step[];
   changes: Record<string, { from: unknown; to: unknown }>;
   outbound: Array<Record<string, unknown> & { nodeId: string; type: string }>;
@@ -159,7 +162,11 @@ export type DryRunInput = {
   message?: Record<string, unknown>;
   tag?: string;
   assumeReply?: boolean;
+  /** Walk the graph as if it were then (ISO 8601 with an offset); default now. */
+  at?: string;
 };
+
+export type { Calendar, CalendarInput } from './model/calendar-form.ts';
 
 export type WorkflowPatch = Partial<Pick<Workflow, 'name' | 'description' | 'isActive' | 'triggerType' | 'workflowJson'>>;
 
@@ -211,6 +218,22 @@ export const api = {
   },
   async ticketExecutions(ticketId: string, opts: { status?: string; before?: string; limit?: number } = {}): Promise<Execution[]> {
     return (await call<{ executions: Execution[] }>('GET', `/api/v1/tickets/${encodeURIComponent(ticketId)}/executions${query(opts)}`)).body.executions;
+  },
+  async listCalendars(): Promise<Calendar[]> {
+    return (await call<{ calendars: Calendar[] }>('GET', '/api/calendars')).body.calendars;
+  },
+  async getCalendar(id: string): Promise<Calendar> {
+    return (await call<{ calendar: Calendar }>('GET', `/api/calendars/${encodeURIComponent(id)}`)).body.calendar;
+  },
+  async createCalendar(input: CalendarInput): Promise<Calendar> {
+    return (await call<{ calendar: Calendar }>('POST', '/api/calendars', input)).body.calendar;
+  },
+  async updateCalendar(id: string, input: Partial<CalendarInput>): Promise<Calendar> {
+    return (await call<{ calendar: Calendar }>('PATCH', `/api/calendars/${encodeURIComponent(id)}`, input)).body.calendar;
+  },
+  /** Refused with a 409 `calendar_in_use` (naming them) while active workflows name the calendar. */
+  async deleteCalendar(id: string): Promise<void> {
+    await call('DELETE', `/api/calendars/${encodeURIComponent(id)}`);
   },
   /** Checks a key before keeping it: any keyed read will do. */
   async checkKey(key: string): Promise<boolean> {

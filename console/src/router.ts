@@ -8,7 +8,9 @@ export type Route =
   | { page: 'runs'; workflowId: string }
   | { page: 'run'; workflowId: string; executionId: string }
   | { page: 'tickets' }
-  | { page: 'ticket'; ticketId: string };
+  | { page: 'ticket'; ticketId: string }
+  | { page: 'calendars' }
+  | { page: 'calendar'; calendarId: string | null };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -19,6 +21,8 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'tickets' && parts[1]) return { page: 'ticket', ticketId: parts[1] };
   if (parts[0] === 'tickets') return { page: 'tickets' };
+  if (parts[0] === 'calendars' && parts[1]) return { page: 'calendar', calendarId: parts[1] === 'new' ? null : parts[1] };
+  if (parts[0] === 'calendars') return { page: 'calendars' };
   return { page: 'workflows' };
 }
 
@@ -29,6 +33,9 @@ export const href = {
   run: (id: string, executionId: string) => `#/workflows/${encodeURIComponent(id)}/runs/${encodeURIComponent(executionId)}`,
   tickets: () => '#/tickets',
   ticket: (id: string) => `#/tickets/${encodeURIComponent(id)}`,
+  calendars: () => '#/calendars',
+  newCalendar: () => '#/calendars/new',
+  calendar: (id: string) => `#/calendars/${encodeURIComponent(id)}`,
 };
 
 /** Set by a page with unsaved changes: returns true when leaving is fine. */

@@ -28,7 +28,8 @@ const COMPARISONS: readonly Operator[] = ['greater_than', 'greater_or_equal', 'l
 const INSTANT_OPERATORS: readonly Operator[] = [...BUSINESS_HOURS_OPERATORS, ...AGE_OPERATORS];
 /** Longest age older_than / newer_than take: ten years. */
 export const MAX_AGE_SECONDS = 315_360_000;
-const AGE_KEYS = ['seconds', 'calendarId'];
+/** What an age value of older_than / newer_than takes; editors build their forms from this list. */
+export const AGE_PARAMETERS: readonly string[] = ['seconds', 'calendarId'];
 
 interface Walk {
   scope: Scope;
@@ -211,7 +212,7 @@ function checkAge(scope: Scope, path: string, has: boolean, value: unknown, op: 
     return;
   }
   const ageScope = { ...scope, path };
-  checkKeys(ageScope, value, AGE_KEYS);
+  checkKeys(ageScope, value, AGE_PARAMETERS);
   checkNumber(ageScope, value, 'seconds', { greaterThan: 0, atMost: MAX_AGE_SECONDS });
   if (Object.hasOwn(value, 'calendarId') && !isCalendarId(value.calendarId)) {
     scope.issues.add(childPath(path, 'calendarId'), `${scope.who}: calendarId must be the id of a calendar (a UUID), got ${quote(value.calendarId)}`);

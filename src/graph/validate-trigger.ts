@@ -13,7 +13,8 @@ import { checkKeys, checkLabel, checkNodeType, checkNumber, checkStringValue, re
 
 /** What a scheduled trigger node takes besides triggerType and label. */
 export const SCHEDULE_PARAMETERS: readonly string[] = ['cron', 'intervalSeconds', 'timezone', 'ticketFilter'];
-const FILTER_KEYS = ['status', 'priority', 'tagsAny', 'idleForSeconds', 'calendarId'];
+/** What a schedule's ticketFilter takes; editors build their forms from this list. */
+export const TICKET_FILTER_PARAMETERS: readonly string[] = ['status', 'priority', 'tagsAny', 'idleForSeconds', 'calendarId'];
 const MAX_FILTER_TAGS = 100;
 /** Longest interval or idle time: one year, like delays. */
 const MAX_SCHEDULE_SECONDS = 31_536_000;
@@ -88,7 +89,7 @@ function checkTicketFilter(parent: Scope, filter: unknown): void {
     scope.issues.add(scope.path, `${scope.who}: ticketFilter must be an object`);
     return;
   }
-  checkKeys(scope, filter, FILTER_KEYS);
+  checkKeys(scope, filter, TICKET_FILTER_PARAMETERS);
   if (Object.hasOwn(filter, 'status')) checkList(scope, filter, 'status', TICKET_STATUSES);
   if (Object.hasOwn(filter, 'priority')) checkList(scope, filter, 'priority', TICKET_PRIORITIES);
   if (Object.hasOwn(filter, 'tagsAny')) {

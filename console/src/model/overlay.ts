@@ -14,6 +14,8 @@ export type Step = {
   /** Dry runs: an action's parameters with the templates filled. */
   action?: Record<string, unknown>;
   waitSeconds?: number;
+  /** A delay's or wait_for_reply's deadline (ISO 8601), fixed when the wait begins. */
+  until?: string;
 };
 
 /** A node's part in a run. `not_reached`: the run is over and never came here; `pending`: not (yet) reached while it runs. */

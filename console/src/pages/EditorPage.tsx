@@ -166,7 +166,7 @@ export function EditorPage({ workflowId }: { workflowId: string }) {
     const lowest = present.nodes.reduce((max, n) => Math.max(max, n.position.y), 0);
     const kind = item.kind === 'action' ? 'action' : 'condition';
     const data =
-      item.kind === 'action' ? newActionData(item.actionType) : item.kind === 'group' ? { match: 'all', conditions: [newConditionData('equals')] } : newConditionData(item.operator);
+      item.kind === 'action' ? newActionData(item.actionType) : item.kind === 'group' ? { match: 'all', conditions: [newConditionData('equals', triggerType)] } : newConditionData(item.operator, triggerType);
     const id = freshNodeId(
       present.nodes.map((n) => n.id),
       item.kind === 'action' ? item.actionType : 'condition',

@@ -3,7 +3,8 @@ import { ReactFlowProvider } from '@xyflow/react';
 import { api, temporalRunUrl, type Execution, type Message, type Workflow } from '../api.ts';
 import { FINISHED, duration, runOverlay } from '../model/overlay.ts';
 import { href } from '../router.ts';
-import { ErrorBanner, Json, Loading, StatusBadge, Time } from '../ui/common.tsx';
+import { useCalendars } from '../ui/calendars.tsx';
+import { ErrorBanner, Json, Loading, StatusBadge, Time, Until } from '../ui/common.tsx';
 import { FlowCanvas } from '../ui/FlowCanvas.tsx';
 import { resultLine } from '../ui/WorkflowNode.tsx';
 import { canvasOf } from './EditorPage.tsx';
@@ -15,6 +16,7 @@ export function RunPage({ workflowId, executionId }: { workflowId: string; execu
   const [replies, setReplies] = useState<ReadonlyMap<string, Message>>(new Map());
   const [error, setError] = useState<unknown>(null);
   const [cancelling, setCancelling] = useState(false);
+  const calendars = useCalendars();
 
   useEffect(() => {
     api.getWorkflow(workflowId).then(({ workflow }) => setWorkflow(workflow), setError);
@@ -125,6 +127,12 @@ export function RunPage({ workflowId, executionId }: { workflowId: string; execu
                     <div className="muted small">
                       <Time at={run.startedAt} />
                       {duration(run.startedAt, run.completedAt) ? ` · ${duration(run.startedAt, run.completedAt)}` : run.status === 'waiting' ? ' · waiting' : ''}
+                    </div>
+                  )}
+                  {run.until && (
+                    <div className="small">
+                      {run.status === 'waiting' ? 'waiting ' : ''}
+                      <Until at={run.until} timeZone={calendars.byId(n.data.data.calendarId)?.timeZone} />
                     </div>
                   )}
                   {run.error && <div className="error-text">{run.error}</div>}

@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { CHANGEABLE_TICKET_FIELDS, type TriggerType, type WorkflowGraph } from '../../../src/graph/index.ts';
+import { calendarReferences, CHANGEABLE_TICKET_FIELDS, type TriggerType, type WorkflowGraph } from '../../../src/graph/index.ts';
 import { api, type Backtest, type DryRun, type DryRunInput, type Ticket, type Workflow } from '../api.ts';
 import type { Canvas } from '../model/canvas.ts';
 import { runOverlay, type RunOverlay, type Step } from '../model/overlay.ts';
-import { ErrorBanner, Json, StatusBadge, Time } from './common.tsx';
+import { formatInstant, wallTimeToInstant } from '../model/time.ts';
+import { useCalendars } from './calendars.tsx';
+import { ErrorBanner, Json, StatusBadge, Time, Until } from './common.tsx';
 
 type Props = {
   workflow: Workflow;
@@ -46,6 +48,11 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
   const [result, setResult] = useState<DryRun | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const calendars = useCalendars();
+  // When the run would begin: empty is now; else a wall time in a zone, the first calendar the graph names by default.
+  const [atLocal, setAtLocal] = useState('');
+  const [atZone, setAtZone] = useState(() => calendars.byId(calendarReferences(graph)[0]?.calendarId)?.timeZone ?? browserZone());
+  const zones = useMemo(() => [...new Set([browserZone(), 'UTC', ...(calendars.list ?? []).map((c) => c.timeZone), atZone])], [calendars.list, atZone]);
 
   useEffect(() => {
     if (result) onOverlay(runOverlay(canvas, result.steps, true));
@@ -58,6 +65,11 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
     setError(null);
     try {
       const input: DryRunInput = { assumeReply };
+      if (atLocal) {
+        const at = wallTimeToInstant(atLocal, atZone);
+        if (!at) throw new Error(`${atLocal} is not a moment in ${atZone}.`);
+        input.at = at;
+      }
       if (ticketId) input.ticketId = ticketId;
       if (triggerType === 'ticket_updated') {
         input.changes = Object.fromEntries(changes.filter((c) => c.field).map((c) => [c.field, { from: literal(c.from), to: literal(c.to) }]));
@@ -84,6 +96,25 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
   return (
     <form className="stack" onSubmit={submit} data-testid="dry-run-form">
       <p className="muted small">Walks the graph as drawn, saved or not, as a run would: nothing is written or sent.</p>
+      <fieldset className="at">
+        <legend>When</legend>
+        <div className="row">
+          <input type="datetime-local" name="at" aria-label="At" value={atLocal} onChange={(e) => setAtLocal(e.target.value)} />
+          <select name="atZone" aria-label="Time zone of the moment" value={atZone} onChange={(e) => setAtZone(e.target.value)}>
+            {zones.map((z) => (
+              <option key={z} value={z}>{z}</option>
+            ))}
+          </select>
+        </div>
+        <p className="muted small">
+          {atLocal ? (
+            <button type="button" className="link" onClick={() => setAtLocal('')}>now instead</button>
+          ) : (
+            'Empty: now. '
+          )}{' '}
+          Conditions on <code>now</code> read this moment and waits count from it; a ticket's own dates stay what they are.
+        </p>
+      </fieldset>
       <TicketPicker value={ticketId} onChange={setTicketId} />
       {triggerType === 'ticket_updated' && (
         <fieldset>
@@ -126,10 +157,12 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
       </label>
       <button type="submit" className="primary" data-action="dry-run" disabled={busy}>{busy ? 'Running…' : 'Dry run'}</button>
       <ErrorBanner error={error} />
-      {result && <DryRunResult result={result} />}
+      {result && <DryRunResult result={result} timeZone={atZone} />}
     </form>
   );
 }
+
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** `"42"` → 42, `"true"` → true, `"null"` → null; anything else stays text. */
 function literal(text: string): unknown {
@@ -139,14 +172,14 @@ function literal(text: string): unknown {
   return text;
 }
 
-function StepList({ steps }: { steps: Step[] }) {
+function StepList({ steps, timeZone }: { steps: Step[]; timeZone?: string }) {
   return (
     <ol className="steps" data-testid="steps">
       {steps.map((s) => (
         <li key={s.nodeId} data-step={s.nodeId}>
           <code>{s.nodeId}</code> <StatusBadge status={s.status} />
           {typeof s.result === 'boolean' && <span className={`outcome outcome-${String(s.result)}`}>{String(s.result)}</span>}
-          {s.waitSeconds !== undefined && <span className="muted"> waits {s.waitSeconds} s</span>}
+          {s.until ? <> <Until at={s.until} timeZone={timeZone} /></> : s.waitSeconds !== undefined && <span className="muted"> waits {s.waitSeconds} s</span>}
           {s.error && <div className="error-text">{s.error}</div>}
           {s.action && <Json value={s.action} />}
         </li>
@@ -170,11 +203,16 @@ function Assumptions({ list }: { list: string[] | undefined }) {
   );
 }
 
-function DryRunResult({ result }: { result: DryRun }) {
+function DryRunResult({ result, timeZone }: { result: DryRun; timeZone: string }) {
   return (
     <div className="result stack" data-testid="dry-run-result">
+      {result.at && (
+        <p className="small" data-testid="dry-run-at" data-at={result.at}>
+          As if it were {formatInstant(result.at, timeZone)}.
+        </p>
+      )}
       <h4>Path</h4>
-      <StepList steps={result.steps} />
+      <StepList steps={result.steps} timeZone={timeZone} />
       <h4>Ticket changes</h4>
       {Object.keys(result.changes).length === 0 ? (
         <p className="muted">none</p>

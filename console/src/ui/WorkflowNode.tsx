@@ -3,7 +3,8 @@ import { Handle, Position, type NodeProps, type Node } from '@xyflow/react';
 import type { FieldIssue } from '../model/issues.ts';
 import { duration, type NodeRun } from '../model/overlay.ts';
 import { summarize } from '../model/summary.ts';
-import { StatusBadge } from './common.tsx';
+import { useCalendars } from './calendars.tsx';
+import { StatusBadge, Until } from './common.tsx';
 
 export type NodeView = {
   kind: 'trigger' | 'condition' | 'action';
@@ -23,6 +24,8 @@ export const WorkflowNode = memo(function WorkflowNode({ id, data, selected }: N
   const label = typeof data.data.label === 'string' && data.data.label !== '' ? data.data.label : null;
   const classes = ['wf-node', `kind-${kind}`, selected ? 'selected' : '', run ? `run-${run.status.replace(/[^a-z_]/g, '')}` : '', issues?.length ? 'has-issues' : ''];
   const took = run ? duration(run.startedAt, run.completedAt) : undefined;
+  const calendars = useCalendars();
+  const names = (calendarId: unknown) => calendars.byId(calendarId)?.name;
   return (
     <div className={classes.join(' ')} data-node-id={id} data-kind={kind} data-run-status={run?.status} data-issue-source={issues?.length ? data.issueSource : undefined}>
       {kind !== 'trigger' && <Handle type="target" position={Position.Top} />}
@@ -31,12 +34,13 @@ export const WorkflowNode = memo(function WorkflowNode({ id, data, selected }: N
         <span className="wf-node-id">{label ?? id}</span>
         {run && <StatusBadge status={run.status} />}
       </div>
-      <div className="wf-node-summary">{summarize(kind, data.data)}</div>
-      {run && (run.result !== undefined || took || run.error) && (
+      <div className="wf-node-summary">{summarize(kind, data.data, names)}</div>
+      {run && (run.result !== undefined || took || run.error || run.until) && (
         <div className="wf-node-run">
           {typeof run.result === 'boolean' && <span className={`outcome outcome-${String(run.result)}`}>{String(run.result)}</span>}
           {run.result !== undefined && typeof run.result !== 'boolean' && <span className="muted">{resultLine(run.result)}</span>}
           {took && <span className="muted">{took}</span>}
+          {run.until && <Until at={run.until} timeZone={calendars.byId(data.data.calendarId)?.timeZone} />}
           {run.error && <div className="wf-node-error">{run.error}</div>}
         </div>
       )}

@@ -2,6 +2,7 @@
 // user wrote is ever parsed as HTML.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { ApiError } from '../api.ts';
+import { formatInstant } from '../model/time.ts';
 
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status.replace(/[^a-z_]/g, '')}`} data-status={status}>{status.replace(/_/g, ' ')}</span>;
@@ -12,6 +13,15 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 export function Time({ at }: { at: string | null | undefined }) {
   if (!at) return <span className="muted">—</span>;
   return <time dateTime={at} title={at}>{dateTime.format(new Date(at))}</time>;
+}
+
+/** A wait's deadline, in the zone of the calendar it counts in (else the browser's). */
+export function Until({ at, timeZone }: { at: string; timeZone?: string }) {
+  return (
+    <span className="until" data-until={at}>
+      until <time dateTime={at} title={at}>{formatInstant(at, timeZone)}</time>
+    </span>
+  );
 }
 
 export function ErrorBanner({ error, onClose }: { error: unknown; onClose?: () => void }) {

@@ -4,14 +4,35 @@ import { describe, expect, it } from 'vitest';
 import {
   ACTION_PARAMETERS,
   ACTION_TYPES,
+  AGE_PARAMETERS,
+  BUSINESS_HOURS_OPERATORS,
+  DATE_CONTEXT_FIELDS,
   HTTP_METHODS,
+  NOW_FIELD,
   OPERATORS,
   RESOLUTION_TYPES,
+  TICKET_FILTER_PARAMETERS,
   TICKET_PRIORITIES,
   TICKET_STATUSES,
+  TRIGGER_TYPES,
   validateGraph,
 } from '../../../src/graph/index.ts';
-import { actionFields, newActionData, newConditionData, operatorValue, PALETTE, scheduleFields } from '../../../console/src/model/fields.ts';
+import {
+  actionChoices,
+  actionFields,
+  changeOperator,
+  choiceOf,
+  defaultField,
+  fieldOptions,
+  newActionData,
+  newConditionData,
+  operatorValue,
+  PALETTE,
+  scheduleFields,
+  switchChoice,
+  type ValueKind,
+} from '../../../console/src/model/fields.ts';
+import { contextPaths } from '../../../console/src/model/context.ts';
 
 const withNode = (node: Record<string, unknown>, triggerType = 'manual') => ({
   nodes: [{ id: 't', type: 'trigger', data: { triggerType } }, { id: 'n', ...node }],
@@ -42,9 +63,17 @@ describe('actionFields', () => {
     expect(field('http_request', 'url')).toMatchObject({ kind: 'text', required: true, placeholders: true, multiline: false });
     expect(field('http_request', 'headers')).toMatchObject({ kind: 'json', required: false });
     expect(field('http_request', 'body')).toMatchObject({ kind: 'textOrJson', required: false, placeholders: true });
-    expect(field('delay', 'seconds')).toMatchObject({ kind: 'number', required: false });
+    expect(field('delay', 'seconds')).toMatchObject({ kind: 'number', required: false, unit: 'seconds' });
     expect(field('delay', 'until')).toMatchObject({ kind: 'text', required: false, placeholders: false });
-    expect(field('wait_for_reply', 'timeoutSeconds')).toMatchObject({ kind: 'number', required: true });
+    expect(field('delay', 'businessSeconds')).toMatchObject({ kind: 'number', required: false, unit: 'seconds' });
+    expect(field('delay', 'calendarId')).toMatchObject({ kind: 'calendar', required: false });
+    expect(field('wait_for_reply', 'timeoutSeconds')).toMatchObject({ kind: 'number', required: true, unit: 'seconds' });
+    expect(field('wait_for_reply', 'calendarId')).toMatchObject({ kind: 'calendar', required: false });
+  });
+
+  it('finds a calendar picker exactly where src/graph reads a calendar id', () => {
+    const withCalendar = ACTION_TYPES.flatMap((a) => actionFields(a).filter((f) => f.kind === 'calendar').map((f) => `${a}.${f.key}`));
+    expect(withCalendar).toEqual(['delay.calendarId', 'wait_for_reply.calendarId']);
   });
 
   it('offers every option of a choice as the validator accepts it', () => {
@@ -56,6 +85,38 @@ describe('actionFields', () => {
         }
       }
     }
+  });
+});
+
+describe('actionChoices', () => {
+  it('offers a delay of seconds, until or business time, the combinations the validator allows', () => {
+    expect(actionChoices('delay')).toEqual([
+      { keys: ['seconds'], label: 'seconds' },
+      { keys: ['until'], label: 'until' },
+      { keys: ['businessSeconds', 'calendarId'], label: 'business time' },
+    ]);
+  });
+
+  it('has none where the optional parameters are simply optional', () => {
+    for (const actionType of ACTION_TYPES.filter((a) => a !== 'delay')) expect(actionChoices(actionType), actionType).toBeNull();
+  });
+
+  it('switches between the choices, each of which the validator accepts once filled in', () => {
+    const choices = actionChoices('delay')!;
+    const fields = actionFields('delay');
+    let data = newActionData('delay');
+    expect(choiceOf(data, choices)).toBe(0);
+    const filledIn = { seconds: 90, until: '2030-01-01T09:00:00Z', businessSeconds: 57600, calendarId: CALENDAR };
+    for (let i = 0; i < choices.length; i++) {
+      data = switchChoice(data, choices, i, fields);
+      expect(choiceOf(data, choices)).toBe(i);
+      expect(Object.keys(data).sort()).toEqual(['actionType', ...choices[i].keys].sort());
+      const filled = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, k in filledIn ? filledIn[k as keyof typeof filledIn] : v]));
+      expect(issuesOf({ type: 'action', data: filled }), choices[i].label).toEqual([]);
+    }
+    // Two choices at once is what the validator refuses; the form shows the one with most of its keys.
+    expect(choiceOf({ actionType: 'delay', seconds: 1, businessSeconds: 2, calendarId: CALENDAR }, choices)).toBe(2);
+    expect(choiceOf({ actionType: 'delay' }, choices)).toBe(-1);
   });
 });
 
@@ -84,6 +145,25 @@ describe('the palette', () => {
   });
 });
 
+/** A calendar id as a workflow names one (whether the workspace has it is the server's to say). */
+const CALENDAR = '3f0c8a52-6f1e-4d8b-9a51-0c1c2b7e4d10';
+
+/** A value of the kind the derivation says, as a person would fill it in. */
+function valueOfKind(kind: ValueKind): { value?: unknown } {
+  switch (kind.kind) {
+    case 'none':
+      return {};
+    case 'list':
+      return { value: ['open'] };
+    case 'single':
+      return { value: kind.numeric ? 3 : 'open' };
+    case 'calendar':
+      return { value: CALENDAR };
+    case 'object':
+      return { value: Object.fromEntries(kind.fields.map((f) => [f.key, f.kind === 'calendar' ? CALENDAR : 57600])) };
+  }
+}
+
 describe('operatorValue', () => {
   it('says what value each operator takes, as the validator does', () => {
     expect(operatorValue('is_empty')).toEqual({ kind: 'none' });
@@ -92,12 +172,70 @@ describe('operatorValue', () => {
     expect(operatorValue('not_in')).toEqual({ kind: 'list' });
     expect(operatorValue('contains')).toEqual({ kind: 'single', numeric: false });
     expect(operatorValue('greater_than')).toEqual({ kind: 'single', numeric: true });
+    expect(operatorValue('in_business_hours')).toEqual({ kind: 'calendar' });
+    expect(operatorValue('outside_business_hours')).toEqual({ kind: 'calendar' });
     for (const operator of OPERATORS) {
       const kind = operatorValue(operator);
-      const value = kind.kind === 'none' ? {} : { value: kind.kind === 'list' ? ['open'] : kind.numeric ? 3 : 'open' };
-      const field = operator.startsWith('changed') ? 'status' : 'ticket.status';
-      expect(issuesOf({ type: 'condition', data: { field, operator, ...value } }, 'ticket_updated'), operator).toEqual([]);
+      const { field } = newConditionData(operator);
+      expect(issuesOf({ type: 'condition', data: { field, operator, ...valueOfKind(kind) } }, 'ticket_updated'), operator).toEqual([]);
     }
+  });
+
+  it('describes an age as its seconds and an optional calendar, from src/graph\'s list', () => {
+    for (const operator of ['older_than', 'newer_than']) {
+      const kind = operatorValue(operator);
+      expect(kind.kind).toBe('object');
+      const fields = (kind as Extract<ValueKind, { kind: 'object' }>).fields;
+      expect(fields.map((f) => f.key)).toEqual([...AGE_PARAMETERS]);
+      expect(fields[0]).toMatchObject({ key: 'seconds', kind: 'number', unit: 'seconds', required: true });
+      expect(fields[1]).toMatchObject({ key: 'calendarId', kind: 'calendar', required: false });
+      // Calendar time: the seconds alone.
+      expect(issuesOf({ type: 'condition', data: { field: 'ticket.updatedAt', operator, value: { seconds: 57600 } } })).toEqual([]);
+    }
+  });
+});
+
+describe('fieldOptions', () => {
+  it('offers now and the date fields of the context for the business-hours operators, and nothing else', () => {
+    for (const operator of BUSINESS_HOURS_OPERATORS) {
+      for (const trigger of TRIGGER_TYPES) {
+        const options = fieldOptions(operator, trigger);
+        expect(options.restricted).toBe(true);
+        expect(options.options).toEqual([NOW_FIELD, ...DATE_CONTEXT_FIELDS.filter((f) => contextPaths(trigger).includes(f))]);
+        expect(options.dataPath).toBe(contextPaths(trigger).includes('data.') ? 'data.x' : null);
+        for (const field of [...options.options, ...(options.dataPath ? [options.dataPath] : [])]) {
+          expect(issuesOf({ type: 'condition', data: { field, operator, value: CALENDAR } }, trigger), `${operator} on ${field}`).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it('offers the date fields, not now, for the ages', () => {
+    expect(fieldOptions('older_than', 'message_received')).toEqual({ options: [...DATE_CONTEXT_FIELDS], restricted: true, dataPath: null });
+    expect(fieldOptions('newer_than', 'ticket_created').options).toEqual(['ticket.createdAt', 'ticket.updatedAt']);
+  });
+
+  it('suggests every path of the context, and now where an instant is compared', () => {
+    expect(fieldOptions('equals', 'ticket_created')).toEqual({ options: contextPaths('ticket_created'), restricted: false, dataPath: null });
+    expect(fieldOptions('less_than', 'ticket_created').options).toEqual([NOW_FIELD, ...contextPaths('ticket_created')]);
+    expect(fieldOptions('changed_to', 'ticket_updated')).toMatchObject({ options: ['subject', 'status', 'priority', 'assignedTo', 'resolutionType', 'tags', 'customerEmail', 'customerName'], restricted: true });
+  });
+
+  it('starts a condition on a field its operator takes, and keeps a field the next operator takes too', () => {
+    expect(defaultField('equals')).toBe('ticket.subject');
+    expect(defaultField('changed')).toBe('status');
+    expect(defaultField('in_business_hours')).toBe(NOW_FIELD);
+    expect(defaultField('older_than')).toBe('ticket.createdAt');
+    expect(defaultField('outside_business_hours', 'ticket_created', 'ticket.createdAt')).toBe('ticket.createdAt');
+    expect(defaultField('older_than', 'ticket_created', NOW_FIELD)).toBe('ticket.createdAt');
+
+    const moved = changeOperator({ field: 'ticket.subject', operator: 'contains', value: 'urgent' }, 'outside_business_hours', 'ticket_created');
+    expect(moved).toEqual({ field: NOW_FIELD, operator: 'outside_business_hours', value: '' });
+    const aged = changeOperator({ ...moved, field: 'ticket.updatedAt', value: CALENDAR }, 'older_than', 'ticket_created');
+    expect(aged).toEqual({ field: 'ticket.updatedAt', operator: 'older_than', value: { seconds: 3600 } });
+    expect(changeOperator({ ...moved, value: CALENDAR }, 'in_business_hours', 'ticket_created').value).toBe(CALENDAR);
+    expect(changeOperator(aged, 'equals', 'ticket_created')).toEqual({ field: 'ticket.updatedAt', operator: 'equals', value: '' });
+    expect(changeOperator({ field: 'ticket.tags', operator: 'contains', value: 'vip' }, 'in', 'ticket_created').value).toEqual(['vip']);
   });
 });
 
@@ -107,7 +245,20 @@ describe('scheduleFields', () => {
       ['cron', 'text', false],
       ['intervalSeconds', 'number', false],
       ['timezone', 'text', false],
-      ['ticketFilter', 'json', false],
+      ['ticketFilter', 'object', false],
     ]);
+  });
+
+  it('describes the ticket filter field by field, its calendar among them', () => {
+    const filter = scheduleFields().find((f) => f.key === 'ticketFilter')!;
+    expect(filter.fields!.map((f) => f.key)).toEqual([...TICKET_FILTER_PARAMETERS]);
+    const field = (k: string) => filter.fields!.find((f) => f.key === k);
+    expect(field('status')).toMatchObject({ kind: 'choices', options: TICKET_STATUSES, required: false });
+    expect(field('priority')).toMatchObject({ kind: 'choices', options: TICKET_PRIORITIES, required: false });
+    expect(field('tagsAny')).toMatchObject({ kind: 'list', required: false });
+    expect(field('idleForSeconds')).toMatchObject({ kind: 'number', unit: 'seconds', required: false });
+    expect(field('calendarId')).toMatchObject({ kind: 'calendar', required: false });
+    const trigger = { triggerType: 'scheduled', intervalSeconds: 3600, ticketFilter: { status: ['pending'], priority: ['high'], tagsAny: ['vip'], idleForSeconds: 57600, calendarId: CALENDAR } };
+    expect(validateGraph({ nodes: [{ id: 't', type: 'trigger', data: trigger }], edges: [] }, 'scheduled')).toMatchObject({ ok: true });
   });
 });
