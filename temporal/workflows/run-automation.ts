@@ -95,15 +95,16 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
   const now = () => new Date(Math.max(Date.now(), clock));
   /**
    * What the run waits for, shown as its current details in the Web UI (branches may wait at
-   * once). Each wait has a scope of its own, so that a failure elsewhere can end it alone.
+   * once). A wait has a scope of its own, so that a failure elsewhere can end it alone; sending
+   * a mail is waited for too, but never cut short that way: once under way it ends as it ends.
    */
-  const waits = new Map<string, CancellationScope>();
-  async function waiting<T>(what: string, wait: (summary: string) => Promise<T>): Promise<T> {
-    const scope = new CancellationScope();
+  const waits = new Map<string, CancellationScope | null>();
+  async function waiting<T>(what: string, wait: (summary: string) => Promise<T>, opts: { cutShortOnFailure?: boolean } = {}): Promise<T> {
+    const scope = opts.cutShortOnFailure === false ? null : new CancellationScope();
     waits.set(what, scope);
     setCurrentDetails(`Waiting: ${[...waits.keys()].join('; ')}`);
     try {
-      return await scope.run(() => wait(what));
+      return await (scope ? scope.run(() => wait(what)) : wait(what));
     } finally {
       waits.delete(what);
       setCurrentDetails(waits.size ? `Waiting: ${[...waits.keys()].join('; ')}` : '');
@@ -114,7 +115,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
   let failedNode: string | null = null;
   function branchFailed(nodeId: string): void {
     failedNode = nodeId;
-    for (const scope of waits.values()) scope.cancel();
+    for (const scope of waits.values()) scope?.cancel();
   }
 
   /** After a wait or an outbound request: the step is recorded and the run goes on with the ticket as it is now. */
@@ -276,7 +277,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
         if (mail) {
           // The message is written and its mail fixed; the step waits until the server took it.
           if (outcome.ticket) context = { ...context, ticket: outcome.ticket };
-          const delivery = await waiting(`${node.id}: sending the reply to ${mail.to}`, (summary) => deliverMessage(mail.messageId, summary));
+          const delivery = await waiting(`${node.id}: sending the reply to ${mail.to}`, (summary) => deliverMessage(mail.messageId, summary), { cutShortOnFailure: false });
           // Sending may have taken long: the run reads its ticket afresh, as after a wait.
           outcome = { result: { messageId: mail.messageId, delivery } };
           await resumed({ nodeId: node.id, seq, status: 'completed', result: outcome.result, startedAt, completedAt: now() });
