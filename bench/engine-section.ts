@@ -10,8 +10,10 @@ import {
   type SteadyFigures,
 } from './engine/automations.ts';
 import { measureBaselines, type Baselines } from './engine/baseline.ts';
+import { cpuCostOf, scrapeSdk, sdkCost, serverPids, stagesOf, type CpuCost, type SdkCost, type Stages } from './engine/cost.ts';
 import { clearOutbox, unfinishedExecutions } from './engine/observe.ts';
 import { HttpClient, sleep } from './load.ts';
+import { freePort } from '../test/helpers/ports.ts';
 import type { Child, RssSampler } from './processes.ts';
 import type { Profile } from './profile.ts';
 import { sampleTickets } from './seed.ts';
@@ -31,6 +33,8 @@ export type EngineFigures = {
   sustained: SteadyFigures;
   latency: SteadyFigures;
   baselines: Baselines & { deskflowBacklogAtStart: number };
+  /** What an execution of the burst cost, and where its time went. */
+  cost?: { cpu: CpuCost; sdk: SdkCost; stages: Stages };
   rss: { workerIdleMb: number | null; workerPeakMb: number | null; workerAfterLoadMb: number | null; apiPeakMb: number | null };
 };
 
@@ -42,7 +46,7 @@ export type EngineFigures = {
 export async function measureEngine(
   profile: Profile,
   env: Environment,
-  target: { apiPort: number; key: string; workspaceId: string },
+  target: { apiPort: number; apiPid: number; key: string; workspaceId: string },
   sampler: RssSampler,
   progress: (line: string) => void,
 ): Promise<EngineFigures> {
@@ -53,7 +57,8 @@ export async function measureEngine(
     // state, the worker starts on an empty outbox.
     await clearOutbox(env.db);
 
-    const first = await withBenchWorkflow(api, () => startWorker(env, api, 'worker', 0));
+    const metricsPort = await freePort();
+    const first = await withBenchWorkflow(api, () => startWorker(env, api, 'worker', 0, metricsPort));
     worker = first.child;
     sampler.watch('worker', worker);
     progress(`  worker: ready after ${seconds(first.start.readyMs)}, first automation done ${seconds(first.start.firstAutomationMs)} after spawn`);
@@ -61,11 +66,19 @@ export async function measureEngine(
     const workerIdleMb = worker.rssMb();
 
     const loadStarted = performance.now();
-    const burst = await withBenchWorkflow(api, () => automationBurst(profile, api, env.db, target.workspaceId));
+    const burstTickets: string[] = [];
+    const sdkBefore = await scrapeSdk(metricsPort);
+    const { result: burst, cost: cpu } = await cpuCostOf(
+      { worker: worker.pid, api: target.apiPid, ...serverPids() },
+      () => withBenchWorkflow(api, () => automationBurst(profile, api, env.db, target.workspaceId, burstTickets)),
+      (b) => b.completed,
+    );
+    const cost = { cpu, sdk: sdkCost(sdkBefore, await scrapeSdk(metricsPort), burst.completed), stages: await stagesOf(env.db, burstTickets) };
     progress(
       `  burst of ${burst.tickets}: ${burst.executionsPerSecond.toFixed(1)} executions/s (API took them in ${burst.apiSeconds.toFixed(1)} s), ` +
         `outbox lag max ${burst.outboxLagMaxMs} ms${unfinished(burst)}`,
     );
+    progress(`  cost per execution: ${describeCost(cost)}`);
     const sustained = await withBenchWorkflow(api, () =>
       automationsAtRate(profile, api, env.db, target.workspaceId, profile.sustainedRate, profile.sustainedMs),
     );
@@ -96,6 +109,7 @@ export async function measureEngine(
       sustained,
       latency,
       baselines,
+      cost,
       rss: {
         workerIdleMb,
         workerPeakMb: sampler.peak('worker', loadStarted, loadEnded),
@@ -110,14 +124,28 @@ export async function measureEngine(
 }
 
 /** Spawns `node src/server.ts worker` and creates a ticket at once, whose automation tells when the worker really works. */
-async function startWorker(env: Environment, api: HttpClient, name: string, probe: number): Promise<{ child: Child; start: WorkerStart }> {
+async function startWorker(env: Environment, api: HttpClient, name: string, probe: number, metricsPort?: number): Promise<{ child: Child; start: WorkerStart }> {
   const spawnedAt = Date.now();
-  const child = env.spawnNode(name, env.serverArgs('worker'), env.deskflowEnv());
+  const child = env.spawnNode(name, env.serverArgs('worker'), env.deskflowEnv(metricsPort ? { TEMPORAL_METRICS_PORT: String(metricsPort) } : {}));
   const ticketId = await createTicket(api, probe);
   const readyMs = await child.waitForLine(/Deskflow worker running/, 180_000);
   const [run] = await waitForRuns(env.db, [ticketId], 180_000);
   if (run?.status !== 'completed' || !run.completedAt) throw new Error(`the automation of the probe ticket did not complete (status ${run?.status}):\n${child.tail()}`);
   return { child, start: { readyMs, firstAutomationMs: run.completedAt.getTime() - spawnedAt } };
+}
+
+/** "worker 12 ms · api 3.1 ms · …; 1.0 workflow task of 4.2 ms, 4.0 local activities of 2.1 ms; relay 80 ms → first action …". */
+export function describeCost(c: NonNullable<EngineFigures['cost']>): string {
+  const cpu = Object.entries(c.cpu.msPerExecution)
+    .map(([name, ms]) => `${name} ${ms === null ? '—' : `${ms.toFixed(1)} ms`}`)
+    .join(' · ');
+  const s = c.sdk;
+  const t = c.stages;
+  return (
+    `CPU ${cpu}; ${s.workflowTasksPerExecution.toFixed(1)} workflow tasks of ${s.workflowTaskMs.toFixed(1)} ms, ` +
+    `${s.localActivitiesPerExecution.toFixed(1)} local activities of ${s.localActivityMs.toFixed(1)} ms; ` +
+    `p50 relay ${t.relayP50Ms} ms → first action ${t.toFirstActionP50Ms} ms → done ${t.actionsP50Ms} ms`
+  );
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

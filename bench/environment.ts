@@ -31,8 +31,8 @@ export type Environment = {
   db: pg.Pool;
   /** Starts `node <args>` from the repository root; it is stopped by close() at the latest. */
   spawnNode: (name: string, args: string[], env: NodeJS.ProcessEnv) => Child;
-  /** `node` arguments of a Deskflow process in the given role, with the flags `npm start` gives it. */
-  serverArgs: (role: 'api' | 'worker') => string[];
+  /** `node` arguments of a Deskflow process in the given role (`all`: `npm start`'s one process), with the flags `npm start` gives it. */
+  serverArgs: (role: 'api' | 'worker' | 'all') => string[];
   /** Environment of a Deskflow process (`node src/server.ts api|worker`) on this run's database and Temporal. */
   deskflowEnv: (extra?: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
   close: () => Promise<void>;
@@ -95,7 +95,7 @@ export async function startEnvironment(progress: (line: string) => void): Promis
       config,
       logDir,
       db,
-      serverArgs: (role) => [...serverNodeFlags(), 'src/server.ts', role],
+      serverArgs: (role) => [...serverNodeFlags(), 'src/server.ts', ...(role === 'all' ? [] : [role])],
       spawnNode: (name, args, env) => {
         const child = Child.node(name, args, env, logDir);
         children.push(child);

@@ -32,6 +32,8 @@ export type Profile = {
   latencyMs: number;
   /** How long executions may take to finish after their tickets were created. */
   drainTimeoutMs: number;
+  /** After a burst, how long a process is left idle before its memory is read again. */
+  settleMs: number;
 };
 
 export const FULL: Profile = {
@@ -53,6 +55,7 @@ export const FULL: Profile = {
   latencyRate: 10,
   latencyMs: 8_000,
   drainTimeoutMs: 60_000,
+  settleMs: 15_000,
 };
 
 export const QUICK: Profile = {
@@ -74,4 +77,5 @@ export const QUICK: Profile = {
   latencyRate: 5,
   latencyMs: 1_000,
   drainTimeoutMs: 60_000,
+  settleMs: 1_000,
 };

@@ -66,6 +66,32 @@ export function summarize(r: Results): SummaryRow[] {
       met: e.burst.completed > 0 && vsNothing >= TARGETS.engineVsDoNothing,
       brief: `${n1(e.burst.executionsPerSecond)} of ${n1(e.baselines.doNothing.burst.perSecond)}/s: ${times(vsNothing)}`,
     });
+    const cpuText = (cpu: Record<string, number | null>) =>
+      Object.entries(cpu)
+        .map(([name, x]) => `${name} ${x === null ? '—' : ms(x)}`)
+        .join(' · ');
+    if (e.cost) {
+      rows.push({
+        measure: 'automations: CPU per execution of the burst',
+        deskflow: cpuText(e.cost.cpu.msPerExecution),
+        ceiling: e.baselines.doNothing.burst.cpuMsPerRun ? `do-nothing ${cpuText(e.baselines.doNothing.burst.cpuMsPerRun)}` : '',
+        ratio: '',
+        target: '—',
+        met: null,
+      });
+      const sdk = e.cost.sdk;
+      const st = e.cost.stages;
+      rows.push({
+        measure: 'automations: per execution of the burst, in the worker',
+        deskflow:
+          `${n1(sdk.workflowTasksPerExecution)} workflow tasks (${ms(sdk.workflowTaskMs)} each), ${n1(sdk.localActivitiesPerExecution)} local activities (${ms(sdk.localActivityMs)} each); ` +
+          `p50 ticket → relay ${ms(st.relayP50Ms)} → first action ${ms(st.toFirstActionP50Ms)} → done ${ms(st.actionsP50Ms)}`,
+        ceiling: '',
+        ratio: '',
+        target: '—',
+        met: null,
+      });
+    }
     const s = e.sustained;
     rows.push({
       measure: `automations: ${n0(s.offeredRate)} tickets/s for ${n0(s.seconds)} s`,
@@ -99,6 +125,34 @@ export function summarize(r: Results): SummaryRow[] {
       ratio: '',
       target: '—',
       met: null,
+    });
+  }
+  const o = r.oneProcess;
+  if (o) {
+    rows.push({
+      measure: `npm start (one process), create ticket: p99 at half of max (${n0(o.halfRate)}/s of ${n0(o.createMax.rps)})`,
+      deskflow: ms(o.createHalfRate.p99Ms),
+      ceiling: '',
+      ratio: '',
+      target: `≤ ${TARGETS.halfRateP99Ms} ms`,
+      met: o.createHalfRate.requests > 0 && o.createHalfRate.p99Ms <= TARGETS.halfRateP99Ms,
+    });
+    const vsNothing = e ? ratio(o.burst.executionsPerSecond, e.baselines.doNothing.burst.perSecond) : null;
+    rows.push({
+      measure: `npm start (one process), automations: executions/s, burst of ${o.burst.tickets}`,
+      deskflow: n1(o.burst.executionsPerSecond),
+      ceiling: e ? `do-nothing ${n1(e.baselines.doNothing.burst.perSecond)}` : '',
+      ratio: vsNothing === null ? '' : times(vsNothing),
+      target: '—',
+      met: null,
+    });
+    rows.push({
+      measure: `npm start (one process) RSS: idle · during the burst · ${n0(r.setup.profile.settleMs / 1000)} s after`,
+      deskflow: `${mb(o.rss.idleMb)} · ${mb(o.rss.peakMb)} · ${mb(o.rss.afterBurstMb)}`,
+      ceiling: '',
+      ratio: '',
+      target: `< ${TARGETS.oneProcessRssMb} MB after`,
+      met: o.rss.afterBurstMb === null ? null : o.rss.afterBurstMb < TARGETS.oneProcessRssMb,
     });
   }
   const m = r.memory;
@@ -201,6 +255,12 @@ export function harnessErrors(r: Results): string[] {
     for (const run of [p.firstPage.deskflow, p.firstPage.sql, p.deepPage.deskflow, p.deepPage.sql]) {
       if (run.errors > 0) errors.push(`list of ${p.tickets} tickets: ${run.errors} errors, first: ${run.firstError}`);
     }
+  }
+  if (r.oneProcess) {
+    const o = r.oneProcess;
+    for (const run of [o.createMax, o.createHalfRate]) if (run.errors > 0) errors.push(`npm start, create ticket: ${run.errors} errors, first: ${run.firstError}`);
+    if (o.burst.failed > 0) errors.push(`npm start, automations: ${o.burst.failed} executions failed`);
+    if (r.profile === 'quick' && o.burst.unfinished > 0) errors.push(`npm start, automations: ${o.burst.unfinished} executions did not finish`);
   }
   if (r.engine) {
     for (const [name, run] of Object.entries({ burst: r.engine.burst, sustained: r.engine.sustained, latency: r.engine.latency })) {

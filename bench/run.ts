@@ -7,6 +7,7 @@ import { measureEngine, type EngineFigures } from './engine-section.ts';
 import { startEnvironment, type Environment } from './environment.ts';
 import { measureRequests, type RequestFigures } from './http-section.ts';
 import { measureListGrowth, type ListPoint } from './list-section.ts';
+import { measureOneProcess, type OneProcessFigures } from './one-process-section.ts';
 import { sleep } from './load.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { RssSampler } from './processes.ts';
@@ -17,16 +18,16 @@ import { sampleTickets, seedTickets, settleTickets } from './seed.ts';
 import { scenarios } from './scenarios.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only requests,engine,list]`: Deskflow's API and worker as
- * real processes against their ceilings on one PostgreSQL and one Temporal server, then a
- * table on stdout, JSON and an SVG chart under bench/results/. Progress goes to stderr.
+ * `npm run bench [-- --quick] [-- --only requests,engine,list,one-process]`: Deskflow's API and
+ * worker as real processes against their ceilings on one PostgreSQL and one Temporal server,
+ * then `npm start`'s single process on the same servers, then a table on stdout, JSON and an SVG chart under bench/results/. Progress goes to stderr.
  */
-const SECTIONS = ['requests', 'engine', 'list'] as const;
+const SECTIONS = ['requests', 'engine', 'list', 'one-process'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
 if (values.help) {
-  console.log('Usage: npm run bench [-- --quick] [-- --only requests,engine,list]');
+  console.log('Usage: npm run bench [-- --quick] [-- --only requests,engine,list,one-process]');
   process.exit(0);
 }
 const only = values.only?.split(',').map((s) => s.trim()) ?? [...SECTIONS];
@@ -70,7 +71,7 @@ async function main(): Promise<Results> {
   env = await startEnvironment(progress);
   const sampler = new RssSampler();
   try {
-    const [requestsWs, listWs, engineWs] = await createWorkspaces(env, ['bench-requests', 'bench-list', 'bench-engine']);
+    const [requestsWs, listWs, engineWs, oneProcessWs] = await createWorkspaces(env, ['bench-requests', 'bench-list', 'bench-engine', 'bench-one-process']);
     await seedTickets(env.db, requestsWs.id, 0, profile.seedTickets);
     await settleTickets(env.db);
     const tickets = await sampleTickets(env.db, requestsWs.id, profile.sampleTickets);
@@ -106,13 +107,21 @@ async function main(): Promise<Results> {
     let engine: EngineFigures | null = null;
     if (selected('engine')) {
       progress('engine: 3-node automation (condition → add_tag ∥ set_priority) vs plain Temporal workflows');
-      engine = await measureEngine(profile, env, { apiPort, key: engineWs.key, workspaceId: engineWs.id }, sampler, progress);
+      engine = await measureEngine(profile, env, { apiPort, apiPid: api.pid, key: engineWs.key, workspaceId: engineWs.id }, sampler, progress);
     }
 
     let list: ListPoint[] = [];
     if (selected('list')) {
       progress(`list: latency as one workspace grows to ${profile.listSizes.map((n) => n.toLocaleString('en')).join(' → ')} tickets`);
       list = await measureListGrowth(profile, { apiPort, key: listWs.key, workspaceId: listWs.id, databaseUrl: env.databaseUrl, poolMax: env.poolMax }, env.db, progress);
+    }
+
+    let oneProcess: OneProcessFigures | null = null;
+    if (selected('one-process')) {
+      // The split API stops first: the one process takes the machine (and the task queue) alone.
+      await api.stop();
+      progress("one process: `npm start`'s layout (API, relay and worker in one process), creates then a burst of automations");
+      oneProcess = await measureOneProcess(profile, env, { key: oneProcessWs.key, workspaceId: oneProcessWs.id }, sampler, progress);
     }
 
     return {
@@ -132,6 +141,7 @@ async function main(): Promise<Results> {
       requests,
       list,
       engine,
+      oneProcess,
       memory: {
         apiIdleMb,
         apiPeakMb: maxOf(apiPeakMb, engine?.rss.apiPeakMb ?? null),

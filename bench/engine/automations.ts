@@ -140,10 +140,9 @@ export function lagBetween(samples: LagSample[], windowMs: number, from: number,
 
 export type BurstFigures = RunSummary & { apiSeconds: number; outboxLagMaxMs: number };
 
-/** `profile.burst` tickets as fast as the API takes them, then until their automations finished. */
-export async function automationBurst(profile: Profile, api: HttpClient, db: pg.Pool, workspaceId: string): Promise<BurstFigures> {
+/** `profile.burst` tickets as fast as the API takes them (their ids go to `ids`), then until their automations finished. */
+export async function automationBurst(profile: Profile, api: HttpClient, db: pg.Pool, workspaceId: string, ids: string[] = []): Promise<BurstFigures> {
   const backlog = await unfinishedExecutions(db, workspaceId);
-  const ids: string[] = [];
   const outbox = watchOutbox(db);
   try {
     const load: LoadResult = await burst({ concurrency: profile.concurrency, count: profile.burst, op: async (i) => void ids.push(await createTicket(api, i)) });

@@ -3,12 +3,14 @@ import { performance } from 'node:perf_hooks';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { connectTemporal } from '../../temporal/client.ts';
 import type { Environment } from '../environment.ts';
+import { cpuMeter } from '../cpu.ts';
 import { burst, openLoop, sleep, type LoadResult } from '../load.ts';
 import type { Profile } from '../profile.ts';
+import { serverPids } from './cost.ts';
 
 export type BaselineFigures = {
   /** Runs completed / (last completion − first start); runs not done within the drain timeout are terminated. */
-  burst: { runs: number; completed: number; seconds: number; perSecond: number };
+  burst: { runs: number; completed: number; seconds: number; perSecond: number; cpuMsPerRun?: Record<string, number | null> };
   /** Start → result, started at the rate of the Deskflow latency measure. */
   latency: LoadResult;
 };
@@ -53,6 +55,7 @@ export async function measureBaselines(
     const figures = {} as Baselines;
     for (const kind of ['doNothing', 'activityPerAction'] as const) {
       const start = runs[kind];
+      const meter = cpuMeter({ worker: worker.pid, ...serverPids() });
       const began = performance.now();
       const handles: WorkflowHandle[] = [];
       const starts = await burst({ concurrency: profile.concurrency, count: profile.burst, op: async (i) => void handles.push(await start(i)) });
@@ -65,16 +68,19 @@ export async function measureBaselines(
       if (completed < handles.length) await Promise.all(handles.map((h) => h.terminate('past the bench drain timeout').catch(() => {})));
       await Promise.allSettled(done);
       const seconds = (last - began) / 1000;
+      const cpu = meter.end();
+      const cpuMsPerRun = Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, ms === null || completed === 0 ? null : ms / completed]));
       const latency = await openLoop({
         rate: profile.latencyRate,
         durationMs: profile.latencyMs,
         op: async (i) => void (await withTimeout((await start(profile.burst + i)).result(), profile.drainTimeoutMs)),
       });
-      figures[kind] = { burst: { runs: handles.length, completed, seconds, perSecond: seconds > 0 ? completed / seconds : 0 }, latency };
+      figures[kind] = { burst: { runs: handles.length, completed, seconds, perSecond: seconds > 0 ? completed / seconds : 0, cpuMsPerRun }, latency };
       progress(
         `  ${kind === 'doNothing' ? 'do-nothing workflow' : 'one activity per action'}: burst of ${handles.length} ${figures[kind].burst.perSecond.toFixed(1)}/s` +
           `${completed < handles.length ? ` (${handles.length - completed} not done in time)` : ''}; ` +
-          `at ${profile.latencyRate}/s start→done p50 ${latency.p50Ms.toFixed(0)} ms p99 ${latency.p99Ms.toFixed(0)} ms`,
+          `at ${profile.latencyRate}/s start→done p50 ${latency.p50Ms.toFixed(0)} ms p99 ${latency.p99Ms.toFixed(0)} ms; ` +
+          `CPU per run ${Object.entries(cpuMsPerRun).map(([name, ms]) => `${name} ${ms === null ? '—' : `${ms.toFixed(1)} ms`}`).join(' · ')}`,
       );
     }
     return figures;
