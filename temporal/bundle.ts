@@ -11,12 +11,22 @@ export const workflowsPath = path.join(root, 'temporal', 'workflows', 'index.ts'
 export const prebuiltBundleDir = path.join(root, 'node_modules', '.cache', 'deskflow');
 
 /**
+ * Pure modules the workflows use, loaded once per worker thread instead of once per run: the
+ * sandbox gives every run fresh copies of the modules it imports, and evaluating the graph
+ * module with its regular-expression engine (re2js) for each run cost more CPU than the run
+ * itself. They keep no state between calls (no module-level variables), so sharing them cannot
+ * make one run see another's.
+ */
+const sharedModules = [path.join(root, 'src', 'graph', 'index.ts')];
+
+/**
  * Bundles the workflow code for the Temporal sandbox. It fails on a module the sandbox must
  * not load (Node built-ins, I/O libraries), which keeps the workflows deterministic.
  */
 export async function bundleWorkflows(): Promise<WorkflowBundle> {
   return bundleWorkflowCode({
     workflowsPath,
+    preloadModules: sharedModules,
     logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: (m: string) => console.error(m) },
     webpackConfigHook: (config) => ({
       ...config,
@@ -36,6 +46,8 @@ export async function workflowSourceHash(): Promise<string> {
   const files = [
     ...(await sourcesUnder(path.join(root, 'temporal', 'workflows'))),
     ...(await sourcesUnder(path.join(root, 'src', 'graph'))),
+    // How it is bundled (the modules shared between runs) is part of it too.
+    fileURLToPath(import.meta.url),
     path.join(root, 'package-lock.json'),
   ].sort();
   for (const file of files) hash.update(path.relative(root, file)).update('\0').update(await fs.readFile(file)).update('\0');

@@ -26,3 +26,14 @@ export function pgTimestamp(value: string | Date): Date {
   const iso = value.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
   return new Date(iso);
 }
+
+/**
+ * Runs `work` in the transaction `em` is in, or in a transaction of its own when it is in none.
+ * For a service's write that callers also make inside a transaction of their own (a run's action
+ * with its step, an idempotent request with its key, a mail with its record): joining it costs
+ * nothing where a nested transaction would add a savepoint and its release, and every such caller
+ * lets an error end its whole transaction anyway.
+ */
+export function inTransaction<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  return em.isInTransaction() ? work(em) : em.transactional(work);
+}

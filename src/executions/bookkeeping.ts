@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../common/sql.ts';
 import { Execution, ExecutionStep, type ExecutionStatus, type StepStatus } from './entity.ts';
 
 export type StepRecord = {
@@ -24,15 +25,20 @@ export class RunBookkeeping {
 
   /**
    * pending → running, with the steps walked before the first effect. Returns the status
-   * afterwards (`cancelled` when it was cancelled before it began; null when it is gone).
+   * afterwards (`cancelled` when it was cancelled before it began; null when it is gone). Each
+   * statement stands alone and is safe to repeat (a retry finds the run running and records
+   * the same steps again), so no transaction is needed: one statement where a run begins, as
+   * most do, from the state it was created in. Within a caller's transaction with `em`.
    */
-  async begin(executionId: string, steps: StepRecord[] = []): Promise<ExecutionStatus | null> {
-    return this.em.transactional(async (em) => {
-      await em.nativeUpdate(Execution, { id: executionId, status: 'pending' }, { status: 'running', dispatchedAt: new Date() });
-      const execution = await em.findOne(Execution, { id: executionId }, { fields: ['status'] });
-      if (execution?.status === 'running') await this.recordSteps(executionId, steps, em);
-      return execution?.status ?? null;
-    });
+  async begin(executionId: string, steps: StepRecord[] = [], em: EntityManager = this.em): Promise<ExecutionStatus | null> {
+    const [begun] = await sql<{ status: ExecutionStatus }>(
+      em,
+      `update "executions" set "status" = 'running', "dispatched_at" = coalesce("dispatched_at", now()) where "id" = $1 and "status" = 'pending' returning "status"`,
+      [executionId],
+    );
+    const status = begun?.status ?? (await sql<{ status: ExecutionStatus }>(em, 'select "status" from "executions" where "id" = $1', [executionId]))[0]?.status ?? null;
+    if (status === 'running') await this.recordSteps(executionId, steps, em);
+    return status;
   }
 
   /** Records (or updates) steps by node: a step moves from waiting to completed, never duplicates. */
@@ -67,6 +73,11 @@ export class RunBookkeeping {
    */
   async finish(executionId: string, status: 'completed' | 'failed' | 'cancelled', error: string | null, steps: StepRecord[] = []): Promise<void> {
     const now = new Date();
+    // A run that completed with every step recorded (the usual end) is one statement.
+    if (status === 'completed' && steps.length === 0) {
+      await this.em.nativeUpdate(Execution, { id: executionId, status: { $in: ['pending', 'running'] } }, { status, error, completedAt: now });
+      return;
+    }
     await this.em.transactional(async (em) => {
       const ended = await em.nativeUpdate(Execution, { id: executionId, status: { $in: ['pending', 'running'] } }, { status, error, completedAt: now });
       if (ended === 0) return;

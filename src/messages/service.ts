@@ -4,7 +4,7 @@ import { validationFailed } from '../errors.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { parseIsoInstant } from '../graph/index.ts';
 import { isUuid, newId } from '../ids.ts';
-import { sql } from '../common/sql.ts';
+import { inTransaction, sql } from '../common/sql.ts';
 import { ticketContext } from '../tickets/context.ts';
 import { reopensOnCustomerReply } from '../tickets/policy.ts';
 import type { InitialMessageWriter } from '../tickets/service.ts';
@@ -71,7 +71,7 @@ export class MessageService {
     input: NewMessage,
     actor: Actor,
   ): Promise<{ message: MessageRecord; event: MessageAddedEvent; ticket: TicketRecord }> {
-    return this.em.transactional(async (em) => {
+    return inTransaction(this.em, async (em) => {
       const before = await readTicket(em, workspaceId, ticketId, { forUpdate: true });
       if (input.idempotencyKey) {
         const earlier = await messageByIdempotencyKey(em, input.idempotencyKey);

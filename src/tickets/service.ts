@@ -7,6 +7,7 @@ import type { AssigneeDirectory } from './assignees.ts';
 import { ticketContext } from './context.ts';
 import { countTickets } from './counts.ts';
 import type { TicketStatus } from './values.ts';
+import { inTransaction } from '../common/sql.ts';
 import { insertTicket, pageOfTickets, readTicket, updateTicket, type TicketRecord } from './store.ts';
 import { applyTicketChange, type TicketChange } from './change.ts';
 import type { CreateTicketInput } from './schema.ts';
@@ -36,7 +37,7 @@ export class TicketService {
 
   /** Creates the ticket and its initial inbound message, with a ticket_created event, in one transaction. */
   async create(workspaceId: string, input: NewTicket, actor: Actor): Promise<TicketRecord> {
-    return this.em.transactional(async (em) => {
+    return inTransaction(this.em, async (em) => {
       const now = new Date();
       const customerName = input.customerName?.trim() ? input.customerName : null;
       const ticket: TicketRecord = {
@@ -87,7 +88,7 @@ export class TicketService {
     if (change.assignedTo !== undefined && !(await this.assignees.isAssignable(workspaceId, change.assignedTo))) {
       throw forbidden(`"${change.assignedTo}" is not a current member or admin of this workspace.`);
     }
-    return this.em.transactional(async (em) => {
+    return inTransaction(this.em, async (em) => {
       const locked = await readTicket(em, workspaceId, ticketId, { forUpdate: true });
       const before = ticketContext(locked);
       const { ticket, changes, addedTags: added } = applyTicketChange(locked, change, actor);

@@ -72,6 +72,8 @@ export class OutboxRelay {
   private readonly startsBlocked: () => string | null;
   private running = false;
   private wake: (() => void) | null = null;
+  /** A wakeup came while a pass was under way: the events it announced may have missed that pass. */
+  private woken = false;
   private loop: Promise<void> | null = null;
 
   constructor(
@@ -104,7 +106,10 @@ export class OutboxRelay {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.wakeups?.start(() => this.wake?.());
+    this.wakeups?.start(() => {
+      this.woken = true;
+      this.wake?.();
+    });
     this.loop = this.run();
   }
 
@@ -163,12 +168,19 @@ export class OutboxRelay {
 
   private async run(): Promise<void> {
     while (this.running) {
+      this.woken = false;
+      let failed = false;
       try {
         await this.deliverPending();
       } catch (err) {
+        failed = true;
         this.logger.warn('outbox relay pass failed; will retry', errorFields(err));
       }
       if (!this.running) break;
+      // Events committed during the pass go out at once, not at the next poll; under a steady
+      // stream each pass takes what came in during the one before, a batch at a time. A pass
+      // that failed waits for the poll, however many wakeups came.
+      if (this.woken && !failed) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.pollMs);
         this.wake = () => {

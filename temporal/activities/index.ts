@@ -56,6 +56,12 @@ export type ActionInput = {
    * (runGraph, runs begun before mail) a delivery workflow of its own sends it.
    */
   deliverInRun?: boolean;
+  /**
+   * The run's first effect: the execution goes from pending to running in the action's own
+   * transaction (one local activity, not two), and the action is not taken when it was
+   * cancelled before it began (the outcome says `notRunning`).
+   */
+  begin?: boolean;
 };
 
 export type ActionOutcome = {
@@ -64,6 +70,8 @@ export type ActionOutcome = {
   completedAt?: string;
   /** A reply whose mail the run is to deliver next (its step is `waiting` until then). */
   deliver?: { messageId: string; to: string };
+  /** Asked to begin the run, the action found it no longer pending or running (cancelled, gone) and did nothing. */
+  notRunning?: true;
 };
 
 /** Sender of replies that workflows send. */
@@ -180,7 +188,8 @@ export function createActivities(deps: ActivityDeps) {
         }
         const ticketId = input.ticketId;
         if (!ticketId) throw new AppError(400, 'no_ticket', `${action.actionType} needs a ticket, and this execution has none.`);
-        return await s.em.transactional(async (em) => {
+        return await s.em.transactional(async (em): Promise<ActionOutcome> => {
+          if (input.begin && (await new RunBookkeeping(em).begin(input.executionId, [], em)) !== 'running') return { notRunning: true };
           const tx = createServices(em, { logger: deps.logger });
           if (action.actionType === 'send_reply') {
             const { message, ticket } = await tx.messages.add(

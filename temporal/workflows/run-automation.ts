@@ -61,6 +61,8 @@ const TICKET_AFTER_WAITS = 'ticket-after-waits';
 const BRANCHES_SETTLE = 'branches-settle-on-failure';
 /** A send_reply delivers its mail (with a mailbox) as part of its step. */
 const REPLIES_BY_MAIL = 'send-reply-delivers-mail';
+/** A run whose first effect is a ticket action begins in that action's local activity, not in one of its own. */
+const BEGIN_WITH_ACTION = 'begin-with-first-action';
 
 /**
  * Runs one execution of a workflow graph (docs/automations.md): starts at the trigger, follows
@@ -88,6 +90,17 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
     (beginning ??= local.beginRun({ executionId, steps: take() }).then((status) => {
       if (status !== 'running') throw new NotRunning();
     }));
+  /**
+   * Whether a ticket action about to run is to begin the run itself: the run has not begun (nor
+   * is beginning), and it is not a run that began the older way. Every action started before
+   * one of them came back running carries it (parallel branches), each harmlessly.
+   */
+  let beginsWithAction = false;
+  const actionBegins = () => beginsWithAction || (beginning === null && (beginsWithAction = patched(BEGIN_WITH_ACTION)));
+  const begun = () => {
+    beginsWithAction = false;
+    beginning ??= Promise.resolve();
+  };
 
   // Workflow time stands still while local activities of one task run; their completion
   // times come from the worker's clock. A step never starts before what led to it ended.
@@ -154,15 +167,18 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
     if (node.type === 'condition') {
       // `now` of a condition before the first action or wait is when the execution was created,
       // the instant its first walk decided on; after that, the run's time at the node.
-      const at = beginning === null && input.createdAt !== undefined ? (parseIsoInstant(input.createdAt) ?? startedAt.getTime()) : startedAt.getTime();
+      const at = beginning === null && !beginsWithAction && input.createdAt !== undefined ? (parseIsoInstant(input.createdAt) ?? startedAt.getTime()) : startedAt.getTime();
       // A condition that names a calendar is answered outside the sandbox, and its answer recorded.
       if (conditionCalendarIds(node.data).length > 0) return calendarCondition(node, node.data, at, startedAt, seq);
       const result = evaluateCondition(node.data, context, { now: at });
       unrecorded.push({ nodeId: node.id, seq, status: 'passed', result, startedAt, completedAt: startedAt });
       return result;
     }
-    await begin();
     const action = node.data;
+    if (action.actionType !== 'http_request' && action.actionType !== 'delay' && action.actionType !== 'wait_for_reply' && actionBegins()) {
+      return runAction(node, action, startedAt, seq, { begin: true });
+    }
+    await begin();
     if (action.actionType === 'delay' && action.businessSeconds !== undefined) {
       const wait = await businessWait(node, action.calendarId, action.businessSeconds, startedAt, seq);
       const ms = wait.until - Date.now();
@@ -244,7 +260,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
 
   /** A node that cannot go on: its step fails with the reason, the other branches settle, the run fails naming it. */
   function nodeFailed(node: GraphNode, err: unknown, startedAt: Date, seq: number): unknown {
-    if (isCancellation(err)) return err;
+    if (isCancellation(err) || err instanceof NotRunning) return err;
     const reason = failureMessage(err);
     unrecorded.push({ nodeId: node.id, seq, status: 'failed', startedAt, completedAt: now(), error: reason });
     if (failedNode === null && patched(BRANCHES_SETTLE)) branchFailed(node.id);
@@ -252,7 +268,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
     return ApplicationFailure.nonRetryable(`Node "${node.id}" (${what}) failed: ${reason}`, 'ActionFailed');
   }
 
-  async function runAction(node: GraphNode, action: ActionData, startedAt: Date, seq: number): Promise<undefined> {
+  async function runAction(node: GraphNode, action: ActionData, startedAt: Date, seq: number, opts: { begin?: boolean } = {}): Promise<undefined> {
     const request = {
       seq,
       executionId,
@@ -271,7 +287,16 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
         await resumed({ nodeId: node.id, seq, status: 'completed', result: outcome.result, startedAt, completedAt: now() });
       } else {
         const deliverInRun = action.actionType === 'send_reply' && patched(REPLIES_BY_MAIL);
-        outcome = await local.runAction({ ...request, ...(deliverInRun ? { deliverInRun } : {}), steps: take() });
+        const walked = take();
+        try {
+          outcome = await local.runAction({ ...request, ...(deliverInRun ? { deliverInRun } : {}), ...(opts.begin ? { begin: true } : {}), steps: walked });
+        } catch (err) {
+          // Its transaction did not commit: the steps it was to record go with the next write.
+          unrecorded.push(...walked);
+          throw err;
+        }
+        if (outcome.notRunning) throw new NotRunning();
+        if (opts.begin) begun();
         clock = Math.max(clock, parseIsoInstant(outcome.completedAt ?? '') ?? 0);
         const mail = outcome.deliver;
         if (mail) {

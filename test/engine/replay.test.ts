@@ -16,8 +16,9 @@ import { historyFromJson } from './fixtures/history-json.ts';
 // run-automation-v2-failure.json a run failing on one branch while another waits, and
 // run-automation-v3-mail.json the representative run in a workspace with a mailbox (its reply
 // delivered by SMTP as a step, under its patch marker), and
-// run-automation-business-hours.json a run that counts a calendar's open time. The current
-// workflow code must replay each exactly.
+// run-automation-business-hours.json a run that counts a calendar's open time, and
+// run-automation-v4-begin-with-action.json the representative run since a run begins in its
+// first actions (under its patch marker). The current workflow code must replay each exactly.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Replay workers report each state change at INFO; keep warnings and errors.
@@ -86,6 +87,17 @@ describe('replaying saved run histories', () => {
     expect(localActivities.filter((t: string) => ['evaluateWithCalendars', 'businessDeadline'].includes(t))).toEqual(['evaluateWithCalendars', 'businessDeadline', 'businessDeadline']);
     const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => Buffer.from(e.userMetadata!.summary!.data!).toString());
     expect(timers).toEqual([expect.stringMatching(/^"pause: delay of 1 second of open time \(calendar \\"Always open\\"\) until /), expect.stringMatching(/^"await: wait_for_reply from the customer for 1 second of open time/)]);
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('run-automation-v4-begin-with-action replays: the run begins in its first actions, with no local activity of its own for it', async () => {
+    const history = await savedHistory('run-automation-v4-begin-with-action.json');
+    const localActivities = history.events!
+      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+      .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0].data!).toString()).activity_type);
+    expect(localActivities.slice(0, 2)).toEqual(['runAction', 'runAction']);
+    expect(localActivities).not.toContain('beginRun');
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });
