@@ -10,7 +10,7 @@ import {
   type SteadyFigures,
 } from './engine/automations.ts';
 import { measureBaselines, type Baselines } from './engine/baseline.ts';
-import { cpuCostOf, scrapeSdk, sdkCost, serverPids, stagesOf, type CpuCost, type SdkCost, type Stages } from './engine/cost.ts';
+import { cpuCostOf, dbCost, dbCounters, scrapeSdk, sdkCost, serverPids, stagesOf, type CpuCost, type DbCost, type SdkCost, type Stages } from './engine/cost.ts';
 import { clearOutbox, unfinishedExecutions } from './engine/observe.ts';
 import { HttpClient, sleep } from './load.ts';
 import { freePort } from '../test/helpers/ports.ts';
@@ -34,7 +34,7 @@ export type EngineFigures = {
   latency: SteadyFigures;
   baselines: Baselines & { deskflowBacklogAtStart: number };
   /** What an execution of the burst cost, and where its time went. */
-  cost?: { cpu: CpuCost; sdk: SdkCost; stages: Stages };
+  cost?: { cpu: CpuCost; sdk: SdkCost; db: DbCost; stages: Stages };
   rss: { workerIdleMb: number | null; workerPeakMb: number | null; workerAfterLoadMb: number | null; apiPeakMb: number | null };
 };
 
@@ -68,12 +68,18 @@ export async function measureEngine(
     const loadStarted = performance.now();
     const burstTickets: string[] = [];
     const sdkBefore = await scrapeSdk(metricsPort);
+    const dbBefore = await dbCounters(env.db);
     const { result: burst, cost: cpu } = await cpuCostOf(
       { worker: worker.pid, api: target.apiPid, ...serverPids() },
       () => withBenchWorkflow(api, () => automationBurst(profile, api, env.db, target.workspaceId, burstTickets)),
       (b) => b.completed,
     );
-    const cost = { cpu, sdk: sdkCost(sdkBefore, await scrapeSdk(metricsPort), burst.completed), stages: await stagesOf(env.db, burstTickets) };
+    const cost = {
+      cpu,
+      sdk: sdkCost(sdkBefore, await scrapeSdk(metricsPort), burst.completed),
+      db: dbCost(dbBefore, await dbCounters(env.db), burst.completed),
+      stages: await stagesOf(env.db, burstTickets),
+    };
     progress(
       `  burst of ${burst.tickets}: ${burst.executionsPerSecond.toFixed(1)} executions/s (API took them in ${burst.apiSeconds.toFixed(1)} s), ` +
         `outbox lag max ${burst.outboxLagMaxMs} ms${unfinished(burst)}`,
@@ -144,6 +150,7 @@ export function describeCost(c: NonNullable<EngineFigures['cost']>): string {
   return (
     `CPU ${cpu}; ${s.workflowTasksPerExecution.toFixed(1)} workflow tasks of ${s.workflowTaskMs.toFixed(1)} ms, ` +
     `${s.localActivitiesPerExecution.toFixed(1)} local activities of ${s.localActivityMs.toFixed(1)} ms; ` +
+    `PostgreSQL ${c.db.transactionsPerExecution.toFixed(1)} transactions, ${c.db.rowsWrittenPerExecution.toFixed(1)} rows written; ` +
     `p50 relay ${t.relayP50Ms} ms → first action ${t.toFirstActionP50Ms} ms → done ${t.actionsP50Ms} ms`
   );
 }

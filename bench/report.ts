@@ -85,6 +85,7 @@ export function summarize(r: Results): SummaryRow[] {
         measure: 'automations: per execution of the burst, in the worker',
         deskflow:
           `${n1(sdk.workflowTasksPerExecution)} workflow tasks (${ms(sdk.workflowTaskMs)} each), ${n1(sdk.localActivitiesPerExecution)} local activities (${ms(sdk.localActivityMs)} each); ` +
+          `${n1(e.cost.db.transactionsPerExecution)} PostgreSQL transactions, ${n1(e.cost.db.rowsWrittenPerExecution)} rows written; ` +
           `p50 ticket → relay ${ms(st.relayP50Ms)} → first action ${ms(st.toFirstActionP50Ms)} → done ${ms(st.actionsP50Ms)}`,
         ceiling: '',
         ratio: '',

@@ -20,6 +20,25 @@ export type SdkCost = {
   localActivityMs: number;
 };
 
+/** PostgreSQL's own counts for the database, per execution: transactions (a statement alone is one) and rows written. */
+export type DbCost = { transactionsPerExecution: number; rowsWrittenPerExecution: number };
+
+type DbCounters = { xacts: number; written: number };
+
+/** The database's transaction and row counters (pg_stat_database; updated by each backend at its transaction ends). */
+export async function dbCounters(db: pg.Pool): Promise<DbCounters> {
+  const { rows } = await db.query<{ xacts: string; written: string }>(
+    `select xact_commit + xact_rollback as xacts, tup_inserted + tup_updated + tup_deleted as written
+       from pg_stat_database where datname = current_database()`,
+  );
+  return { xacts: Number(rows[0]?.xacts ?? 0), written: Number(rows[0]?.written ?? 0) };
+}
+
+export function dbCost(before: DbCounters, after: DbCounters, executions: number): DbCost {
+  const per = (x: number) => (executions > 0 ? x / executions : 0);
+  return { transactionsPerExecution: per(after.xacts - before.xacts), rowsWrittenPerExecution: per(after.written - before.written) };
+}
+
 export type Stages = {
   /** ticket created → its event delivered and the execution created (the relay's claim). */
   relayP50Ms: number;
