@@ -128,6 +128,11 @@ export class GraphWalker {
     return this.#graph.nodes.filter((n) => this.#nodeState.get(n.id) === 'skipped').map((n) => n.id);
   }
 
+  /** Nodes started and not completed yet, in nodes-array order. */
+  running(): string[] {
+    return this.#graph.nodes.filter((n) => this.#nodeState.get(n.id) === 'running').map((n) => n.id);
+  }
+
   /** Nodes that completed, in nodes-array order. */
   completed(): string[] {
     return this.#graph.nodes.filter((n) => this.#nodeState.get(n.id) === 'done').map((n) => n.id);

@@ -64,6 +64,9 @@ export type ActionInput = {
   begin?: boolean;
 };
 
+/** One action of runActions: its outcome, or the reason it failed (a broken rule: it changed nothing). */
+export type BatchOutcome = ActionOutcome | { failed: string; failureType: string | null };
+
 export type ActionOutcome = {
   result?: unknown;
   ticket?: Record<string, unknown>;
@@ -95,6 +98,60 @@ const toRecord = (step: StepInput): StepRecord => ({
 export function createActivities(deps: ActivityDeps) {
   const services = () => createServices(deps.orm.em.fork(), { logger: deps.logger, engine: deps.engine });
   const bookkeeping = () => new RunBookkeeping(deps.orm.em.fork());
+
+  /** A ticket action (and, for runGraph, an outbound request), with its step and the steps walked before it. */
+  async function act(input: ActionInput): Promise<ActionOutcome> {
+    const s = services();
+    const steps = new RunBookkeeping(s.em);
+    const done = await steps.findStep(input.executionId, input.nodeId);
+    if (done?.status === 'completed') {
+      const ticket = input.ticketId ? ticketContext(await s.tickets.get(input.workspaceId, input.ticketId)) : undefined;
+      return { result: done.result ?? undefined, ticket, completedAt: done.completedAt?.toISOString() };
+    }
+    const walked = (input.steps ?? []).map(toRecord);
+    const actor: Actor = { type: 'workflow', workflowId: input.workflowId, executionId: input.executionId, chain: input.chain };
+    const action = input.action;
+    try {
+      if (action.actionType === 'http_request') {
+        const result = await performHttpRequest(action, `${input.executionId}:${input.nodeId}`, deps.http);
+        const step = completedStep(input, result);
+        await steps.recordSteps(input.executionId, [...walked, step]);
+        return { result, completedAt: step.completedAt!.toISOString() };
+      }
+      const ticketId = input.ticketId;
+      if (!ticketId) throw new AppError(400, 'no_ticket', `${action.actionType} needs a ticket, and this execution has none.`);
+      return await s.em.transactional(async (em): Promise<ActionOutcome> => {
+        if (input.begin && (await new RunBookkeeping(em).begin(input.executionId, [], em)) !== 'running') return { notRunning: true };
+        const tx = createServices(em, { logger: deps.logger });
+        if (action.actionType === 'send_reply') {
+          const { message, ticket } = await tx.messages.add(
+            input.workspaceId,
+            ticketId,
+            { direction: 'outbound', body: action.body, bodyHtml: action.bodyHtml ?? null, senderEmail: AUTOMATION_SENDER.email, senderName: AUTOMATION_SENDER.name, idempotencyKey: `${input.executionId}:${input.nodeId}` },
+            actor,
+          );
+          // With a mailbox the mail is fixed now, with the message; the run then delivers it.
+          const delivery = await queueDelivery(em, { workspaceId: input.workspaceId, ticketId, messageId: message.id, kind: 'automation', via: input.deliverInRun ? 'run' : 'workflow' });
+          if (delivery === 'pending' && input.deliverInRun) {
+            const step: StepRecord = { nodeId: input.nodeId, seq: input.seq, status: 'waiting', result: { messageId: message.id, delivery }, startedAt: new Date(input.startedAt), completedAt: null };
+            await steps.recordSteps(input.executionId, [...walked, step], em);
+            return { result: step.result, ticket: ticketContext(ticket), completedAt: new Date().toISOString(), deliver: { messageId: message.id, to: ticket.customerEmail } };
+          }
+          const step = completedStep(input, { messageId: message.id, delivery });
+          await steps.recordSteps(input.executionId, [...walked, step], em);
+          return { result: step.result, ticket: ticketContext(ticket), completedAt: step.completedAt!.toISOString() };
+        }
+        const ticket = await tx.tickets.update(input.workspaceId, ticketId, ticketChangeOf(action), actor);
+        const step = completedStep(input, undefined);
+        await steps.recordSteps(input.executionId, [...walked, step], em);
+        return { ticket: ticketContext(ticket), completedAt: step.completedAt!.toISOString() };
+      });
+    } catch (err) {
+      // A broken rule will break again on retry: fail the action at once with its reason.
+      if (err instanceof AppError && err.status < 500) throw ApplicationFailure.nonRetryable(err.message, err.code);
+      throw err;
+    }
+  }
 
   return {
     /** pending → running, with the steps walked so far; the status afterwards. */
@@ -168,57 +225,33 @@ export function createActivities(deps: ActivityDeps) {
     },
 
     /** A ticket action (and, for runGraph, an outbound request), with its step and the steps walked before it. */
-    async runAction(input: ActionInput): Promise<ActionOutcome> {
-      const s = services();
-      const steps = new RunBookkeeping(s.em);
-      const done = await steps.findStep(input.executionId, input.nodeId);
-      if (done?.status === 'completed') {
-        const ticket = input.ticketId ? ticketContext(await s.tickets.get(input.workspaceId, input.ticketId)) : undefined;
-        return { result: done.result ?? undefined, ticket, completedAt: done.completedAt?.toISOString() };
-      }
-      const walked = (input.steps ?? []).map(toRecord);
-      const actor: Actor = { type: 'workflow', workflowId: input.workflowId, executionId: input.executionId, chain: input.chain };
-      const action = input.action;
-      try {
-        if (action.actionType === 'http_request') {
-          const result = await performHttpRequest(action, `${input.executionId}:${input.nodeId}`, deps.http);
-          const step = completedStep(input, result);
-          await steps.recordSteps(input.executionId, [...walked, step]);
-          return { result, completedAt: step.completedAt!.toISOString() };
+    runAction: act,
+
+    /**
+     * The ticket actions a run reached at once (parallel branches), in one local activity: each
+     * in its own transaction, in order, the first with the steps walked before them (and, when
+     * asked, beginning the run). One that breaks a rule fails alone, as its own outcome; an
+     * error worth retrying (the database away) fails the whole call, and the retry finds the
+     * actions already taken by their recorded steps. With `finish`, when every action succeeded
+     * and none has a mail to deliver, the run ends completed here too: the actions were the
+     * last nodes it had to run.
+     */
+    async runActions(input: { actions: ActionInput[]; finish?: boolean }): Promise<{ outcomes: BatchOutcome[]; finished: boolean; notRunning?: true }> {
+      const outcomes: BatchOutcome[] = [];
+      for (const action of input.actions) {
+        try {
+          const outcome = await act(action);
+          if (outcome.notRunning) return { outcomes: [], finished: false, notRunning: true };
+          outcomes.push(outcome);
+        } catch (err) {
+          if (!(err instanceof ApplicationFailure) || !err.nonRetryable) throw err;
+          outcomes.push({ failed: err.message, failureType: err.type ?? null });
         }
-        const ticketId = input.ticketId;
-        if (!ticketId) throw new AppError(400, 'no_ticket', `${action.actionType} needs a ticket, and this execution has none.`);
-        return await s.em.transactional(async (em): Promise<ActionOutcome> => {
-          if (input.begin && (await new RunBookkeeping(em).begin(input.executionId, [], em)) !== 'running') return { notRunning: true };
-          const tx = createServices(em, { logger: deps.logger });
-          if (action.actionType === 'send_reply') {
-            const { message, ticket } = await tx.messages.add(
-              input.workspaceId,
-              ticketId,
-              { direction: 'outbound', body: action.body, bodyHtml: action.bodyHtml ?? null, senderEmail: AUTOMATION_SENDER.email, senderName: AUTOMATION_SENDER.name, idempotencyKey: `${input.executionId}:${input.nodeId}` },
-              actor,
-            );
-            // With a mailbox the mail is fixed now, with the message; the run then delivers it.
-            const delivery = await queueDelivery(em, { workspaceId: input.workspaceId, ticketId, messageId: message.id, kind: 'automation', via: input.deliverInRun ? 'run' : 'workflow' });
-            if (delivery === 'pending' && input.deliverInRun) {
-              const step: StepRecord = { nodeId: input.nodeId, seq: input.seq, status: 'waiting', result: { messageId: message.id, delivery }, startedAt: new Date(input.startedAt), completedAt: null };
-              await steps.recordSteps(input.executionId, [...walked, step], em);
-              return { result: step.result, ticket: ticketContext(ticket), completedAt: new Date().toISOString(), deliver: { messageId: message.id, to: ticket.customerEmail } };
-            }
-            const step = completedStep(input, { messageId: message.id, delivery });
-            await steps.recordSteps(input.executionId, [...walked, step], em);
-            return { result: step.result, ticket: ticketContext(ticket), completedAt: step.completedAt!.toISOString() };
-          }
-          const ticket = await tx.tickets.update(input.workspaceId, ticketId, ticketChangeOf(action), actor);
-          const step = completedStep(input, undefined);
-          await steps.recordSteps(input.executionId, [...walked, step], em);
-          return { ticket: ticketContext(ticket), completedAt: step.completedAt!.toISOString() };
-        });
-      } catch (err) {
-        // A broken rule will break again on retry: fail the action at once with its reason.
-        if (err instanceof AppError && err.status < 500) throw ApplicationFailure.nonRetryable(err.message, err.code);
-        throw err;
       }
+      const [first] = input.actions;
+      const finished = Boolean(input.finish && first && outcomes.every((o) => !('failed' in o) && !o.deliver));
+      if (finished) await bookkeeping().finish(first.executionId, 'completed', null);
+      return { outcomes, finished };
     },
 
     // runGraph (the first version of the run workflow) records its steps one by one.

@@ -26,7 +26,7 @@ import {
   type RunContext,
 } from '../../src/graph/index.ts';
 import type { RunGraphInput } from '../../src/executions/run-input.ts';
-import type { Activities, ActionOutcome, StepInput } from '../activities/index.ts';
+import type { Activities, ActionInput, ActionOutcome, StepInput } from '../activities/index.ts';
 import { customerReplied } from './signals.ts';
 import { failureMessage } from './failure-message.ts';
 import { deliverMessage } from './mail-delivery.ts';
@@ -63,6 +63,8 @@ const BRANCHES_SETTLE = 'branches-settle-on-failure';
 const REPLIES_BY_MAIL = 'send-reply-delivers-mail';
 /** A run whose first effect is a ticket action begins in that action's local activity, not in one of its own. */
 const BEGIN_WITH_ACTION = 'begin-with-first-action';
+/** Ticket actions reached at once share one local activity, which also ends the run when they are its last nodes. */
+const ACTIONS_TOGETHER = 'actions-together';
 
 /**
  * Runs one execution of a workflow graph (docs/automations.md): starts at the trigger, follows
@@ -139,6 +141,45 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
     }
     const { ticket } = await local.resumeRun({ executionId, workspaceId: input.workspaceId, ticketId: input.ticketId, steps: [...take(), step] });
     if (ticket) context = { ...context, ticket };
+  }
+
+  /**
+   * Ticket actions reached in the same moment (parallel branches) go to the worker together, in
+   * one local activity, once the walk has started all of them. When nothing else is running and
+   * nothing follows them, that activity also ends the run (`ended`), its last write.
+   */
+  let queued: Array<{ request: ActionInput; resolve: (outcome: ActionOutcome) => void; reject: (err: unknown) => void }> = [];
+  let ended = false;
+  const together = (request: ActionInput) =>
+    new Promise<ActionOutcome>((resolve, reject) => {
+      if (queued.length === 0) void Promise.resolve().then(runTogether);
+      queued.push({ request, resolve, reject });
+    });
+  async function runTogether(): Promise<void> {
+    const batch = queued;
+    queued = [];
+    const ids = new Set(batch.map((q) => q.request.nodeId));
+    const last = walker.running().every((id) => ids.has(id)) && !input.graph.edges.some((e) => ids.has(e.source));
+    const begins = batch.some((q) => q.request.begin);
+    const walked = take();
+    const actions = batch.map(({ request: { begin: _, ...request } }, i) => ({ ...request, ...(i === 0 ? { steps: walked, ...(begins ? { begin: true } : {}) } : { steps: [] }) }));
+    let answer: Awaited<ReturnType<typeof local.runActions>>;
+    try {
+      answer = await local.runActions({ actions, finish: last });
+    } catch (err) {
+      // Nothing of it committed that a retry would not have found: its steps go with the next write.
+      unrecorded.push(...walked);
+      for (const q of batch) q.reject(err);
+      return;
+    }
+    if (answer.notRunning) {
+      for (const q of batch) q.reject(new NotRunning());
+      return;
+    }
+    ended = answer.finished;
+    const [first] = answer.outcomes;
+    if (first && 'failed' in first) unrecorded.push(...walked);
+    answer.outcomes.forEach((outcome, i) => ('failed' in outcome ? batch[i].reject(ApplicationFailure.nonRetryable(outcome.failed, outcome.failureType)) : batch[i].resolve(outcome)));
   }
 
   let visited = 0;
@@ -287,13 +328,18 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
         await resumed({ nodeId: node.id, seq, status: 'completed', result: outcome.result, startedAt, completedAt: now() });
       } else {
         const deliverInRun = action.actionType === 'send_reply' && patched(REPLIES_BY_MAIL);
-        const walked = take();
-        try {
-          outcome = await local.runAction({ ...request, ...(deliverInRun ? { deliverInRun } : {}), ...(opts.begin ? { begin: true } : {}), steps: walked });
-        } catch (err) {
-          // Its transaction did not commit: the steps it was to record go with the next write.
-          unrecorded.push(...walked);
-          throw err;
+        const asked: ActionInput = { ...request, ...(deliverInRun ? { deliverInRun } : {}), ...(opts.begin ? { begin: true } : {}) };
+        if (patched(ACTIONS_TOGETHER)) {
+          outcome = await together(asked);
+        } else {
+          const walked = take();
+          try {
+            outcome = await local.runAction({ ...asked, steps: walked });
+          } catch (err) {
+            // Its transaction did not commit: the steps it was to record go with the next write.
+            unrecorded.push(...walked);
+            throw err;
+          }
         }
         if (outcome.notRunning) throw new NotRunning();
         if (opts.begin) begun();
@@ -333,7 +379,7 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
     // When a branch fails, the others settle first (their waits cut short), so that every step is recorded.
     await walk(walker, (id) => runNode(nodes.get(id)!), { settle: () => failedNode !== null });
     await begin();
-    await finish('completed', null);
+    if (!ended) await finish('completed', null);
   } catch (err) {
     if (err instanceof NotRunning) return;
     if (isCancellation(err)) {

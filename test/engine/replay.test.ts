@@ -18,7 +18,9 @@ import { historyFromJson } from './fixtures/history-json.ts';
 // delivered by SMTP as a step, under its patch marker), and
 // run-automation-business-hours.json a run that counts a calendar's open time, and
 // run-automation-v4-begin-with-action.json the representative run since a run begins in its
-// first actions (under its patch marker). The current workflow code must replay each exactly.
+// first actions, and run-automation-v5-actions-together.json since actions reached at once share
+// a local activity that ends the run when they are its last (under their patch markers). The
+// current workflow code must replay each exactly.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Replay workers report each state change at INFO; keep warnings and errors.
@@ -98,6 +100,18 @@ describe('replaying saved run histories', () => {
       .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0].data!).toString()).activity_type);
     expect(localActivities.slice(0, 2)).toEqual(['runAction', 'runAction']);
     expect(localActivities).not.toContain('beginRun');
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('run-automation-v5-actions-together replays: parallel actions share one local activity, and the last one ends the run', async () => {
+    const history = await savedHistory('run-automation-v5-actions-together.json');
+    const localActivities = history.events!
+      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+      .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0].data!).toString()).activity_type);
+    expect(localActivities[0]).toBe('runActions');
+    expect(localActivities.at(-1)).toBe('runActions');
+    expect(localActivities).not.toContain('finishRun');
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });
