@@ -66,6 +66,8 @@ export function connectionProblem(err: unknown): string {
     EHOSTUNREACH: 'host unreachable',
     ESOCKET: 'connection failed',
     ETLS: 'TLS failed',
+    // imapflow's, when the server went away between two commands (a restart, a crash).
+    NoConnection: 'the server closed the connection',
   };
   const detail = (e?.responseText ?? e?.response ?? e?.message ?? String(err)).replace(/\s+/g, ' ').trim();
   // A library's own code (ESOCKET) often wraps the system's (ECONNREFUSED in its message): the latter says more.
