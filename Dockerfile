@@ -21,4 +21,4 @@ COPY migrations ./migrations
 COPY --from=console /app/console/dist ./console/dist
 USER node
 EXPOSE 3000
-CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=50", "src/server.ts", "api"]
+CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=100", "src/server.ts", "api"]
