@@ -14,10 +14,15 @@ RUN node console/build.ts
 FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-fund --no-audit && npm cache clean --force
+# No install scripts: npm's prepare builds from sources not copied yet, and with the console's
+# dev dependencies; the workflow bundle is built below, once the sources are here.
+RUN npm ci --omit=dev --ignore-scripts --no-fund --no-audit && npm cache clean --force
 COPY src ./src
 COPY temporal ./temporal
 COPY migrations ./migrations
+# The workflow bundle, built once into node_modules/.cache/deskflow: workers start without
+# bundling (and could not write it there as the node user).
+RUN node temporal/build-bundle.ts
 COPY --from=console /app/console/dist ./console/dist
 USER node
 EXPOSE 3000
