@@ -31,6 +31,13 @@ try {
 }
 const silent = { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
+/** The types of a history's local activities, in order (they are markers, not scheduled activities). */
+function localActivityTypes(history: Awaited<ReturnType<typeof savedHistory>>): string[] {
+  return history.events!
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+    .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0].data!).toString()).activity_type);
+}
+
 async function savedHistory(name: string) {
   return historyFromJson(JSON.parse(await fs.readFile(path.join(here, 'histories', name), 'utf8')));
 }
@@ -83,9 +90,7 @@ describe('replaying saved run histories', () => {
 
   it('run-automation-business-hours replays: the calendar condition and both deadlines come from the history, not from the time zone data', async () => {
     const history = await savedHistory('run-automation-business-hours.json');
-    const localActivities = history.events!
-      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
-      .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0].data!).toString()).activity_type);
+    const localActivities = localActivityTypes(history);
     expect(localActivities.filter((t: string) => ['evaluateWithCalendars', 'businessDeadline'].includes(t))).toEqual(['evaluateWithCalendars', 'businessDeadline', 'businessDeadline']);
     const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => Buffer.from(e.userMetadata!.summary!.data!).toString());
     expect(timers).toEqual([expect.stringMatching(/^"pause: delay of 1 second of open time \(calendar \\"Always open\\"\) until /), expect.stringMatching(/^"await: wait_for_reply from the customer for 1 second of open time/)]);
@@ -95,9 +100,7 @@ describe('replaying saved run histories', () => {
 
   it('run-automation-v4-begin-with-action replays: the run begins in its first actions, with no local activity of its own for it', async () => {
     const history = await savedHistory('run-automation-v4-begin-with-action.json');
-    const localActivities = history.events!
-      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
-      .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0].data!).toString()).activity_type);
+    const localActivities = localActivityTypes(history);
     expect(localActivities.slice(0, 2)).toEqual(['runAction', 'runAction']);
     expect(localActivities).not.toContain('beginRun');
 
@@ -106,9 +109,7 @@ describe('replaying saved run histories', () => {
 
   it('run-automation-v5-actions-together replays: parallel actions share one local activity, and the last one ends the run', async () => {
     const history = await savedHistory('run-automation-v5-actions-together.json');
-    const localActivities = history.events!
-      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
-      .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0].data!).toString()).activity_type);
+    const localActivities = localActivityTypes(history);
     expect(localActivities[0]).toBe('runActions');
     expect(localActivities.at(-1)).toBe('runActions');
     expect(localActivities).not.toContain('finishRun');
