@@ -10,7 +10,7 @@ import {
   type SteadyFigures,
 } from './engine/automations.ts';
 import { measureBaselines, type Baselines } from './engine/baseline.ts';
-import { cpuCostOf, dbCost, dbCounters, scrapeSdk, sdkCost, serverPids, stagesOf, type CpuCost, type DbCost, type SdkCost, type Stages } from './engine/cost.ts';
+import { cpuCostOf, dbCost, describeCpu, dbCounters, scrapeSdk, sdkCost, serverPids, stagesOf, type CpuCost, type DbCost, type SdkCost, type Stages } from './engine/cost.ts';
 import { clearOutbox, unfinishedExecutions } from './engine/observe.ts';
 import { HttpClient, sleep } from './load.ts';
 import { freePort } from '../test/helpers/ports.ts';
@@ -34,7 +34,7 @@ export type EngineFigures = {
   latency: SteadyFigures;
   baselines: Baselines & { deskflowBacklogAtStart: number };
   /** What an execution of the burst cost, and where its time went. */
-  cost?: { cpu: CpuCost; sdk: SdkCost; db: DbCost; stages: Stages };
+  cost: { cpu: CpuCost; sdk: SdkCost; db: DbCost; stages: Stages };
   rss: { workerIdleMb: number | null; workerPeakMb: number | null; workerAfterLoadMb: number | null; apiPeakMb: number | null };
 };
 
@@ -141,10 +141,8 @@ async function startWorker(env: Environment, api: HttpClient, name: string, prob
 }
 
 /** "worker 12 ms · api 3.1 ms · …; 1.0 workflow task of 4.2 ms, 4.0 local activities of 2.1 ms; relay 80 ms → first action …". */
-export function describeCost(c: NonNullable<EngineFigures['cost']>): string {
-  const cpu = Object.entries(c.cpu.msPerExecution)
-    .map(([name, ms]) => `${name} ${ms === null ? '—' : `${ms.toFixed(1)} ms`}`)
-    .join(' · ');
+export function describeCost(c: EngineFigures['cost']): string {
+  const cpu = describeCpu(c.cpu.msPerExecution);
   const s = c.sdk;
   const t = c.stages;
   return (

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { renderChart } from './chart.ts';
 import { repoRoot } from './processes.ts';
 import { describeRun, TARGETS, type Results, type SummaryRow } from './results.ts';
+import { describeCpu } from './engine/cost.ts';
 
 const n0 = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 0 });
 const n1 = (x: number) => x.toLocaleString('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -66,33 +67,27 @@ export function summarize(r: Results): SummaryRow[] {
       met: e.burst.completed > 0 && vsNothing >= TARGETS.engineVsDoNothing,
       brief: `${n1(e.burst.executionsPerSecond)} of ${n1(e.baselines.doNothing.burst.perSecond)}/s: ${times(vsNothing)}`,
     });
-    const cpuText = (cpu: Record<string, number | null>) =>
-      Object.entries(cpu)
-        .map(([name, x]) => `${name} ${x === null ? '—' : ms(x)}`)
-        .join(' · ');
-    if (e.cost) {
-      rows.push({
-        measure: 'automations: CPU per execution of the burst',
-        deskflow: cpuText(e.cost.cpu.msPerExecution),
-        ceiling: e.baselines.doNothing.burst.cpuMsPerRun ? `do-nothing ${cpuText(e.baselines.doNothing.burst.cpuMsPerRun)}` : '',
-        ratio: '',
-        target: '—',
-        met: null,
-      });
-      const sdk = e.cost.sdk;
-      const st = e.cost.stages;
-      rows.push({
-        measure: 'automations: per execution of the burst, in the worker',
-        deskflow:
-          `${n1(sdk.workflowTasksPerExecution)} workflow tasks (${ms(sdk.workflowTaskMs)} each), ${n1(sdk.localActivitiesPerExecution)} local activities (${ms(sdk.localActivityMs)} each); ` +
-          `${n1(e.cost.db.transactionsPerExecution)} PostgreSQL transactions, ${n1(e.cost.db.rowsWrittenPerExecution)} rows written; ` +
-          `p50 ticket → relay ${ms(st.relayP50Ms)} → first action ${ms(st.toFirstActionP50Ms)} → done ${ms(st.actionsP50Ms)}`,
-        ceiling: '',
-        ratio: '',
-        target: '—',
-        met: null,
-      });
-    }
+    rows.push({
+      measure: 'automations: CPU per execution of the burst',
+      deskflow: describeCpu(e.cost.cpu.msPerExecution, ms),
+      ceiling: `do-nothing ${describeCpu(e.baselines.doNothing.burst.cpuMsPerRun, ms)}`,
+      ratio: '',
+      target: '—',
+      met: null,
+    });
+    const sdk = e.cost.sdk;
+    const st = e.cost.stages;
+    rows.push({
+      measure: 'automations: per execution of the burst, in the worker',
+      deskflow:
+        `${n1(sdk.workflowTasksPerExecution)} workflow tasks (${ms(sdk.workflowTaskMs)} each), ${n1(sdk.localActivitiesPerExecution)} local activities (${ms(sdk.localActivityMs)} each); ` +
+        `${n1(e.cost.db.transactionsPerExecution)} PostgreSQL transactions, ${n1(e.cost.db.rowsWrittenPerExecution)} rows written; ` +
+        `p50 ticket → relay ${ms(st.relayP50Ms)} → first action ${ms(st.toFirstActionP50Ms)} → done ${ms(st.actionsP50Ms)}`,
+      ceiling: '',
+      ratio: '',
+      target: '—',
+      met: null,
+    });
     const s = e.sustained;
     rows.push({
       measure: `automations: ${n0(s.offeredRate)} tickets/s for ${n0(s.seconds)} s`,

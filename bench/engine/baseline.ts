@@ -6,11 +6,11 @@ import type { Environment } from '../environment.ts';
 import { cpuMeter } from '../cpu.ts';
 import { burst, openLoop, sleep, type LoadResult } from '../load.ts';
 import type { Profile } from '../profile.ts';
-import { serverPids } from './cost.ts';
+import { describeCpu, perUnit, serverPids } from './cost.ts';
 
 export type BaselineFigures = {
   /** Runs completed / (last completion − first start); runs not done within the drain timeout are terminated. */
-  burst: { runs: number; completed: number; seconds: number; perSecond: number; cpuMsPerRun?: Record<string, number | null> };
+  burst: { runs: number; completed: number; seconds: number; perSecond: number; cpuMsPerRun: Record<string, number | null> };
   /** Start → result, started at the rate of the Deskflow latency measure. */
   latency: LoadResult;
 };
@@ -68,8 +68,7 @@ export async function measureBaselines(
       if (completed < handles.length) await Promise.all(handles.map((h) => h.terminate('past the bench drain timeout').catch(() => {})));
       await Promise.allSettled(done);
       const seconds = (last - began) / 1000;
-      const cpu = meter.end();
-      const cpuMsPerRun = Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, ms === null || completed === 0 ? null : ms / completed]));
+      const cpuMsPerRun = perUnit(meter.end(), completed);
       const latency = await openLoop({
         rate: profile.latencyRate,
         durationMs: profile.latencyMs,
@@ -80,7 +79,7 @@ export async function measureBaselines(
         `  ${kind === 'doNothing' ? 'do-nothing workflow' : 'one activity per action'}: burst of ${handles.length} ${figures[kind].burst.perSecond.toFixed(1)}/s` +
           `${completed < handles.length ? ` (${handles.length - completed} not done in time)` : ''}; ` +
           `at ${profile.latencyRate}/s start→done p50 ${latency.p50Ms.toFixed(0)} ms p99 ${latency.p99Ms.toFixed(0)} ms; ` +
-          `CPU per run ${Object.entries(cpuMsPerRun).map(([name, ms]) => `${name} ${ms === null ? '—' : `${ms.toFixed(1)} ms`}`).join(' · ')}`,
+          `CPU per run ${describeCpu(cpuMsPerRun)}`,
       );
     }
     return figures;

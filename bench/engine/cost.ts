@@ -53,16 +53,25 @@ export function serverPids(): { postgres: number | null; temporal: number | null
   return { postgres: descendantNamed(process.pid, 'postgres'), temporal: descendantNamed(process.pid, 'temporal') };
 }
 
+/** CPU ms per unit of work (an execution, a run) by process, from the ms each used; null where unknown. */
+export function perUnit(used: Record<string, number | null>, units: number): Record<string, number | null> {
+  return Object.fromEntries(Object.entries(used).map(([name, ms]) => [name, ms === null || units === 0 ? null : ms / units]));
+}
+
+/** "worker 12.3 ms · api 2.1 ms · postgres —". */
+export function describeCpu(msPer: Record<string, number | null>, format = (ms: number) => `${ms.toFixed(1)} ms`): string {
+  return Object.entries(msPer)
+    .map(([name, ms]) => `${name} ${ms === null ? '—' : format(ms)}`)
+    .join(' · ');
+}
+
 /** Measures CPU of the given process trees around `work`, per execution it reports done. */
 export async function cpuCostOf<T>(pids: Record<string, number | null>, work: () => Promise<T>, executions: (result: T) => number): Promise<{ result: T; cost: CpuCost }> {
   const meter = cpuMeter(pids);
   const result = await work();
   const used = meter.end();
   const n = executions(result);
-  return {
-    result,
-    cost: { executions: n, msPerExecution: Object.fromEntries(Object.entries(used).map(([name, ms]) => [name, ms === null || n === 0 ? null : ms / n])) },
-  };
+  return { result, cost: { executions: n, msPerExecution: perUnit(used, n) } };
 }
 
 /** Sums of the SDK's Prometheus series, by metric name (labels summed over). */

@@ -21,7 +21,7 @@ import { repoRoot } from '../cli/run-cli.ts';
  * PREVIOUS_RELEASE is the commit of the release before this one's migrations: move it forward
  * when a release ships.
  */
-const PREVIOUS_RELEASE = 'ab93ac531e9b686fd2b89e7174370c877396c240';
+const PREVIOUS_RELEASE = 'eb8a9b9da05aefd29943fafcb464e0ddba0b4e78';
 
 let database: { url: string; drop: () => Promise<void> };
 let previous: string;
