@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { combined, type Statement } from '../src/common/sql.ts';
 import { presentMessage } from '../src/messages/presenter.ts';
 import type { TicketRecord } from '../src/tickets/store.ts';
 import * as ticketPresenter from '../src/tickets/presenter.ts';
@@ -70,7 +71,7 @@ const TICKET_COLUMNS =
   '"id", "workspace_id", "subject", "status", "priority", "customer_email", "customer_name", "source", "assigned_to", "resolution_type", "tags", "language", "message_seq", "created_at", "updated_at"';
 const MESSAGE_COLUMNS = '"id", "ticket_id", "seq", "direction", "sender_email", "sender_name", "body", "body_html", "created_at", "idempotency_key"';
 
-/** TicketService.create: the ticket, its first message and the ticket_created event in one transaction. */
+/** TicketService.create: the ticket, its first message and the ticket_created event in one statement. */
 export async function createTicket(db: pg.Pool, workspaceId: string, input: NewTicket): Promise<TicketRow> {
   const now = new Date();
   const ticket: TicketRow = {
@@ -90,15 +91,17 @@ export async function createTicket(db: pg.Pool, workspaceId: string, input: NewT
     created_at: now,
     updated_at: now,
   };
-  await transaction(db, async (client) => {
-    await client.query(`insert into "tickets" (${TICKET_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, [
-      ticket.id, workspaceId, ticket.subject, ticket.status, ticket.priority, ticket.customer_email, ticket.customer_name, ticket.source, null, null, ticket.tags, ticket.language, 1, now, now,
-    ]);
-    await client.query(`insert into "messages" (${MESSAGE_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
-      randomUUID(), ticket.id, 1, 'inbound', input.customerEmail, ticket.customer_name, input.body, null, now, null,
-    ]);
-    await insertEvent(client, workspaceId, 'ticket_created', ticket.id, { ticket: ticketContext(ticket), cause: null }, now);
-  });
+  await run(db, [
+    {
+      text: `insert into "tickets" (${TICKET_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+      parameters: [ticket.id, workspaceId, ticket.subject, ticket.status, ticket.priority, ticket.customer_email, ticket.customer_name, ticket.source, null, null, ticket.tags, ticket.language, 1, now, now],
+    },
+    {
+      text: `insert into "messages" (${MESSAGE_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      parameters: [randomUUID(), ticket.id, 1, 'inbound', input.customerEmail, ticket.customer_name, input.body, null, now, null],
+    },
+    eventInsert(workspaceId, 'ticket_created', ticket.id, { ticket: ticketContext(ticket), cause: null }, now),
+  ]);
   return ticket;
 }
 
@@ -118,9 +121,9 @@ export async function getTicket(db: pg.Pool | pg.PoolClient, workspaceId: string
 }
 
 /**
- * POST …/messages: the route reads the ticket, then MessageService.add locks it, bumps its
- * sequence, writes the message and the message_received event. The sender is the ticket's
- * customer and the ticket is open, so no reopening happens.
+ * POST …/messages: the route reads the ticket, then MessageService.add locks it and, in one
+ * statement, bumps its sequence and writes the message and the message_received event. The
+ * sender is the ticket's customer and the ticket is open, so no reopening happens.
  */
 export async function addMessage(db: pg.Pool, workspaceId: string, ticketId: string, input: NewMessage) {
   if (!(await getTicket(db, workspaceId, ticketId))) return null;
@@ -142,22 +145,33 @@ export async function addMessage(db: pg.Pool, workspaceId: string, ticketId: str
       createdAt: now,
       idempotencyKey: null,
     } as const;
-    await client.query('update "tickets" set "message_seq" = $2, "updated_at" = $3, "status" = $4, "resolution_type" = $5 where "id" = $1', [
-      ticketId, ticket.message_seq, now, ticket.status, ticket.resolution_type,
+    await run(client, [
+      {
+        text: 'update "tickets" set "message_seq" = $2, "updated_at" = $3, "status" = $4, "resolution_type" = $5 where "id" = $1',
+        parameters: [ticketId, ticket.message_seq, now, ticket.status, ticket.resolution_type],
+      },
+      {
+        text: `insert into "messages" (${MESSAGE_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        parameters: [message.id, ticketId, message.seq, 'inbound', message.senderEmail, message.senderName, message.body, null, now, null],
+      },
+      eventInsert(workspaceId, 'message_received', ticketId, { ticket: ticketContext(ticket), message: presentMessage(message), cause: null }, now),
     ]);
-    await client.query(`insert into "messages" (${MESSAGE_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
-      message.id, ticketId, message.seq, 'inbound', message.senderEmail, message.senderName, message.body, null, now, null,
-    ]);
-    await insertEvent(client, workspaceId, 'message_received', ticketId, { ticket: ticketContext(ticket), message: presentMessage(message), cause: null }, now);
     return presentMessage(message);
   });
 }
 
-/** recordEvent: the outbox row, its payload as Deskflow writes it. */
-async function insertEvent(client: pg.PoolClient, workspaceId: string, type: string, ticketId: string, payload: unknown, at: Date): Promise<void> {
-  await client.query('insert into "outbox_events" ("id", "workspace_id", "type", "ticket_id", "payload", "created_at", "attempts") values ($1, $2, $3, $4, $5, $6, 0)', [
-    randomUUID(), workspaceId, type, ticketId, JSON.stringify(payload), at,
-  ]);
+/** The outbox row, its payload as Deskflow writes it (eventsInsert). */
+function eventInsert(workspaceId: string, type: string, ticketId: string, payload: unknown, at: Date): Statement {
+  return {
+    text: 'insert into "outbox_events" ("id", "workspace_id", "type", "ticket_id", "payload", "created_at", "attempts") values ($1, $2, $3, $4, $5, $6, 0)',
+    parameters: [randomUUID(), workspaceId, type, ticketId, JSON.stringify(payload), at],
+  };
+}
+
+/** Writes of one change as Deskflow sends them (writeTogether): one statement. */
+async function run(db: pg.Pool | pg.PoolClient, statements: Statement[]): Promise<void> {
+  const { text, parameters } = combined(statements);
+  await db.query(text, parameters);
 }
 
 async function transaction<T>(db: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -7,7 +7,7 @@ import { IdempotencyService } from './idempotency/service.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { ReplyService } from './mail/replies.ts';
 import type { Logger } from './logger.ts';
-import { MessageService, writeInitialMessage } from './messages/service.ts';
+import { MessageService, initialMessage } from './messages/service.ts';
 import { MemberAssignees } from './tickets/assignees.ts';
 import { TicketService } from './tickets/service.ts';
 import { ExecutionDispatcher, type AfterCommit } from './triggers/dispatcher.ts';
@@ -41,7 +41,7 @@ export function createServices(em: EntityManager, deps: ServiceDeps = {}): Servi
 }
 
 function servicesOn(em: EntityManager, deps: ServiceDeps) {
-  const tickets = new TicketService(em, { assignees: new MemberAssignees(em), initialMessage: writeInitialMessage });
+  const tickets = new TicketService(em, { assignees: new MemberAssignees(em), initialMessage: initialMessage });
   const executions = new ExecutionService(em, deps);
   const dispatcher = new ExecutionDispatcher(em, deps);
   const calendars = new CalendarService(em);

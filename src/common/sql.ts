@@ -17,6 +17,36 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
   }
 }
 
+/** A statement with its bound parameters ($1, $2, … of its own). */
+export type Statement = { text: string; parameters: unknown[] };
+
+/**
+ * Runs data-modifying statements (inserts, updates of different tables) as one statement
+ * (`combined`): one round trip instead of one each, and atomic as any single statement is,
+ * also outside a transaction.
+ */
+export async function writeTogether(em: EntityManager, statements: Statement[]): Promise<void> {
+  if (statements.length === 0) return;
+  const { text, parameters } = combined(statements);
+  await sql(em, text, parameters);
+}
+
+/**
+ * Data-modifying statements as one: all but the last become the WITH clauses of the last,
+ * their parameters numbered on. They see the database as it was before all of them (a later
+ * one cannot read what an earlier one wrote); constraints are checked once all have run.
+ */
+export function combined(statements: Statement[]): Statement {
+  const parameters: unknown[] = [];
+  const texts = statements.map(({ text, parameters: own }) => {
+    const offset = parameters.length;
+    parameters.push(...own);
+    return offset === 0 ? text : text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+  });
+  const last = texts.pop()!;
+  return { text: texts.length === 0 ? last : `with ${texts.map((text, i) => `"w${i}" as (${text})`).join(', ')} ${last}`, parameters };
+}
+
 /**
  * A timestamptz as MikroORM's connection returns it (PostgreSQL's text, e.g.
  * `2026-11-23 17:58:53.076+00`; it leaves the conversion to the ORM) as a Date.
@@ -34,6 +64,6 @@ export function pgTimestamp(value: string | Date): Date {
  * nothing where a nested transaction would add a savepoint and its release, and every such caller
  * lets an error end its whole transaction anyway.
  */
-export function inTransaction<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
+export function inCallersTransaction<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
   return em.isInTransaction() ? work(em) : em.transactional(work);
 }

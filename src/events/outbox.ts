@@ -1,25 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { causeOf, type Actor } from '../actor.ts';
-import { sql } from '../common/sql.ts';
+import { sql, type Statement } from '../common/sql.ts';
 import { newId } from '../ids.ts';
 import type { EventType } from './entity.ts';
 
+export type NewEvent = { workspaceId: string; type: EventType; ticketId: string | null; payload: Record<string, unknown>; actor: Actor; at: Date };
+
 /**
- * Writes an outbox row in the transaction of `em`: it commits with the change it describes, and
- * its insert trigger wakes the relays. One statement, written out: every change writes one.
+ * The insert of the outbox rows of a change (or of changes made in turn), in their order,
+ * written with the change itself (writeTogether) so that they commit with it. Its insert
+ * trigger wakes the relays, once however many rows.
  */
-export async function recordEvent(
-  em: EntityManager,
-  event: { workspaceId: string; type: EventType; ticketId: string | null; payload: Record<string, unknown>; actor: Actor; at: Date },
-): Promise<void> {
-  await sql(em, 'insert into "outbox_events" ("id", "workspace_id", "type", "ticket_id", "payload", "created_at", "attempts") values ($1, $2, $3, $4, $5, $6, 0)', [
-    newId(),
-    event.workspaceId,
-    event.type,
-    event.ticketId,
-    JSON.stringify({ ...event.payload, cause: causeOf(event.actor) }),
-    event.at,
-  ]);
+export function eventsInsert(events: NewEvent[]): Statement {
+  return {
+    text: `insert into "outbox_events" ("id", "workspace_id", "type", "ticket_id", "payload", "created_at", "attempts") values ${events
+      .map((_, i) => `($${i * 6 + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}, $${i * 6 + 6}, 0)`)
+      .join(', ')}`,
+    parameters: events.flatMap((event) => [newId(), event.workspaceId, event.type, event.ticketId, JSON.stringify({ ...event.payload, cause: causeOf(event.actor) }), event.at]),
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { API_ACTOR } from '../actor.ts';
 import { pgTimestamp, sql } from '../common/sql.ts';
 import type { Logger } from '../logger.ts';
-import { MessageService, writeInitialMessage } from '../messages/service.ts';
+import { MessageService, initialMessage } from '../messages/service.ts';
 import { MemberAssignees } from '../tickets/assignees.ts';
 import { TicketService } from '../tickets/service.ts';
 import { bounceReport, classifyMail } from './classify.ts';
@@ -162,7 +162,7 @@ export class MailImporter {
     const [known] = await sql<{ ticket_id: string; message_id: string }>(em, 'select "ticket_id", "message_id" from "mail_messages" where "workspace_id" = $1 and "rfc_message_id" = $2', [workspaceId, rfcMessageId]);
     if (known) return { outcome: 'duplicate', detail: `the same mail as message ${known.message_id} (${about})`, ticketId: known.ticket_id, messageId: known.message_id, rfcMessageId };
 
-    const services = { tickets: new TicketService(em, { assignees: new MemberAssignees(em), initialMessage: writeInitialMessage }), messages: new MessageService(em) };
+    const services = { tickets: new TicketService(em, { assignees: new MemberAssignees(em), initialMessage: initialMessage }), messages: new MessageService(em) };
     const content = mailBody(facts);
     const notes = content.notes.length ? `; ${content.notes.join('; ')}` : '';
     const thread = chooseThread(await this.lookUp(em, workspaceId, threadKeys(facts, mailbox.address)), sender.address);

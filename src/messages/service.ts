@@ -1,18 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../actor.ts';
 import { validationFailed } from '../errors.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { eventsInsert, type NewEvent } from '../events/outbox.ts';
 import { parseIsoInstant } from '../graph/index.ts';
 import { isUuid, newId } from '../ids.ts';
-import { inTransaction, sql } from '../common/sql.ts';
+import { inCallersTransaction, sql, writeTogether, type Statement } from '../common/sql.ts';
 import { ticketContext } from '../tickets/context.ts';
 import { reopensOnCustomerReply } from '../tickets/policy.ts';
-import type { InitialMessageWriter } from '../tickets/service.ts';
+import type { InitialMessage } from '../tickets/service.ts';
 import { readTicket, type TicketRecord } from '../tickets/store.ts';
 import { reopensOnCustomerReplyIn } from '../workspaces/settings.ts';
 import { Message, type Direction } from './entity.ts';
 import { presentMessage } from './presenter.ts';
-import { insertMessage, messageByIdempotencyKey, type MessageRecord } from './store.ts';
+import { messageByIdempotencyKey, messageInsert, type MessageRecord } from './store.ts';
 
 export type MessageAddedEvent = 'emitted' | 'skipped_sender_mismatch';
 
@@ -48,9 +48,7 @@ function nextMessage(ticket: TicketRecord, input: NewMessage, at: Date): Message
 }
 
 /** A new ticket's first message (the ticket was written with messageSeq 1): the customer's inbound message, at the ticket's creation time. */
-export const writeInitialMessage: InitialMessageWriter = async (em, ticket, message) => {
-  await insertMessage(em, nextMessage({ ...ticket, messageSeq: 0 }, { ...message, direction: 'inbound' }, ticket.createdAt));
-};
+export const initialMessage: InitialMessage = (ticket, message) => messageInsert(nextMessage({ ...ticket, messageSeq: 0 }, { ...message, direction: 'inbound' }, ticket.createdAt));
 
 export class MessageService {
   private readonly em: EntityManager;
@@ -71,7 +69,7 @@ export class MessageService {
     input: NewMessage,
     actor: Actor,
   ): Promise<{ message: MessageRecord; event: MessageAddedEvent; ticket: TicketRecord }> {
-    return inTransaction(this.em, async (em) => {
+    return inCallersTransaction(this.em, async (em) => {
       const before = await readTicket(em, workspaceId, ticketId, { forUpdate: true });
       if (input.idempotencyKey) {
         const earlier = await messageByIdempotencyKey(em, input.idempotencyKey);
@@ -83,23 +81,24 @@ export class MessageService {
       const customerReply = isCustomerReply(before, input);
       const reopens = customerReply && reopensOnCustomerReply(before.status) && (await reopensOnCustomerReplyIn(em, workspaceId));
       if (reopens) Object.assign(ticket, { status: 'open', resolutionType: null });
-      await sql(em, 'update "tickets" set "message_seq" = $2, "updated_at" = $3, "status" = $4, "resolution_type" = $5 where "id" = $1', [
-        ticket.id,
-        ticket.messageSeq,
-        now,
-        ticket.status,
-        ticket.resolutionType,
-      ]);
-      await insertMessage(em, message);
-      if (!customerReply) return { message, event: 'skipped_sender_mismatch' as const, ticket };
+      const ticketWrite: Statement = {
+        text: 'update "tickets" set "message_seq" = $2, "updated_at" = $3, "status" = $4, "resolution_type" = $5 where "id" = $1',
+        parameters: [ticket.id, ticket.messageSeq, now, ticket.status, ticket.resolutionType],
+      };
+      if (!customerReply) {
+        await writeTogether(em, [ticketWrite, messageInsert(message)]);
+        return { message, event: 'skipped_sender_mismatch' as const, ticket };
+      }
 
       const base = { workspaceId, ticketId: ticket.id, actor, at: now };
+      const events: NewEvent[] = [];
       if (reopens) {
         const changes: Record<string, { from: unknown; to: unknown }> = { status: { from: before.status, to: 'open' } };
         if (before.resolutionType) changes.resolutionType = { from: before.resolutionType, to: null };
-        await recordEvent(em, { ...base, type: 'ticket_updated', payload: { ticket: ticketContext(ticket), previous: ticketContext(before), changes } });
+        events.push({ ...base, type: 'ticket_updated', payload: { ticket: ticketContext(ticket), previous: ticketContext(before), changes } });
       }
-      await recordEvent(em, { ...base, type: 'message_received', payload: { ticket: ticketContext(ticket), message: presentMessage(message) } });
+      events.push({ ...base, type: 'message_received', payload: { ticket: ticketContext(ticket), message: presentMessage(message) } });
+      await writeTogether(em, [ticketWrite, messageInsert(message), eventsInsert(events)]);
       return { message, event: 'emitted' as const, ticket };
     });
   }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pgTimestamp, sql } from '../common/sql.ts';
+import { pgTimestamp, sql, type Statement } from '../common/sql.ts';
 import type { Message } from './entity.ts';
 
 /** The statements of adding a message, written out for the same reason as tickets/store.ts. */
@@ -37,19 +37,11 @@ function messageFromRow(r: MessageRow): MessageRecord {
   };
 }
 
-export async function insertMessage(em: EntityManager, m: MessageRecord): Promise<void> {
-  await sql(em, `insert into "messages" (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
-    m.id,
-    m.ticket,
-    m.seq,
-    m.direction,
-    m.senderEmail,
-    m.senderName,
-    m.body,
-    m.bodyHtml,
-    m.createdAt,
-    m.idempotencyKey,
-  ]);
+export function messageInsert(m: MessageRecord): Statement {
+  return {
+    text: `insert into "messages" (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    parameters: [m.id, m.ticket, m.seq, m.direction, m.senderEmail, m.senderName, m.body, m.bodyHtml, m.createdAt, m.idempotencyKey],
+  };
 }
 
 /** The message written earlier under this idempotency key (a retried workflow reply), if any. */

@@ -2,24 +2,20 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../actor.ts';
 import { forbidden } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { eventsInsert, type NewEvent } from '../events/outbox.ts';
 import type { AssigneeDirectory } from './assignees.ts';
 import { ticketContext } from './context.ts';
 import { countTickets } from './counts.ts';
 import type { TicketStatus } from './values.ts';
-import { inTransaction } from '../common/sql.ts';
-import { insertTicket, pageOfTickets, readTicket, updateTicket, type TicketRecord } from './store.ts';
+import { inCallersTransaction, writeTogether, type Statement } from '../common/sql.ts';
+import { pageOfTickets, readTicket, ticketInsert, ticketUpdate, type TicketRecord } from './store.ts';
 import { applyTicketChange, type TicketChange } from './change.ts';
 import type { CreateTicketInput } from './schema.ts';
 
 export type { TicketChange } from './change.ts';
 
-/** Writes a new ticket's first message in the transaction of `em` (the messages module does it). */
-export type InitialMessageWriter = (
-  em: EntityManager,
-  ticket: TicketRecord,
-  message: { body: string; bodyHtml?: string | null; senderEmail: string; senderName: string | null },
-) => Promise<void>;
+/** The insert of a new ticket's first message (the messages module makes it; the ticket service writes it with the ticket). */
+export type InitialMessage = (ticket: TicketRecord, message: { body: string; bodyHtml?: string | null; senderEmail: string; senderName: string | null }) => Statement;
 
 /** What a ticket is made of; `bodyHtml` (the first message's HTML) comes only from mail: the API's body has none. */
 export type NewTicket = CreateTicketInput & { bodyHtml?: string | null };
@@ -27,41 +23,44 @@ export type NewTicket = CreateTicketInput & { bodyHtml?: string | null };
 export class TicketService {
   private readonly em: EntityManager;
   private readonly assignees: AssigneeDirectory;
-  private readonly writeInitialMessage: InitialMessageWriter;
+  private readonly initialMessage: InitialMessage;
 
-  constructor(em: EntityManager, deps: { assignees: AssigneeDirectory; initialMessage: InitialMessageWriter }) {
+  constructor(em: EntityManager, deps: { assignees: AssigneeDirectory; initialMessage: InitialMessage }) {
     this.em = em;
     this.assignees = deps.assignees;
-    this.writeInitialMessage = deps.initialMessage;
+    this.initialMessage = deps.initialMessage;
   }
 
-  /** Creates the ticket and its initial inbound message, with a ticket_created event, in one transaction. */
+  /**
+   * Creates the ticket and its initial inbound message, with a ticket_created event: one
+   * statement, which commits (or fails) as a whole, in the transaction of `em` when it is in one.
+   */
   async create(workspaceId: string, input: NewTicket, actor: Actor): Promise<TicketRecord> {
-    return inTransaction(this.em, async (em) => {
-      const now = new Date();
-      const customerName = input.customerName?.trim() ? input.customerName : null;
-      const ticket: TicketRecord = {
-        id: newId(),
-        workspace: workspaceId,
-        subject: input.subject,
-        status: 'open',
-        priority: 'medium',
-        customerEmail: input.customerEmail,
-        customerName,
-        source: input.source ?? 'api',
-        assignedTo: null,
-        resolutionType: null,
-        tags: [],
-        language: input.language ?? null,
-        messageSeq: 1,
-        createdAt: now,
-        updatedAt: now,
-      };
-      await insertTicket(em, ticket);
-      await this.writeInitialMessage(em, ticket, { body: input.body, bodyHtml: input.bodyHtml ?? null, senderEmail: input.customerEmail, senderName: customerName });
-      await recordEvent(em, { workspaceId, type: 'ticket_created', ticketId: ticket.id, payload: { ticket: ticketContext(ticket) }, actor, at: now });
-      return ticket;
-    });
+    const now = new Date();
+    const customerName = input.customerName?.trim() ? input.customerName : null;
+    const ticket: TicketRecord = {
+      id: newId(),
+      workspace: workspaceId,
+      subject: input.subject,
+      status: 'open',
+      priority: 'medium',
+      customerEmail: input.customerEmail,
+      customerName,
+      source: input.source ?? 'api',
+      assignedTo: null,
+      resolutionType: null,
+      tags: [],
+      language: input.language ?? null,
+      messageSeq: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await writeTogether(this.em, [
+      ticketInsert(ticket),
+      this.initialMessage(ticket, { body: input.body, bodyHtml: input.bodyHtml ?? null, senderEmail: input.customerEmail, senderName: customerName }),
+      eventsInsert([{ workspaceId, type: 'ticket_created', ticketId: ticket.id, payload: { ticket: ticketContext(ticket) }, actor, at: now }]),
+    ]);
+    return ticket;
   }
 
   /** The ticket if it belongs to the workspace; 404 otherwise (malformed ids included). */
@@ -85,23 +84,42 @@ export class TicketService {
    * member or admin of the workspace (403).
    */
   async update(workspaceId: string, ticketId: string, change: TicketChange, actor: Actor): Promise<TicketRecord> {
-    if (change.assignedTo !== undefined && !(await this.assignees.isAssignable(workspaceId, change.assignedTo))) {
-      throw forbidden(`"${change.assignedTo}" is not a current member or admin of this workspace.`);
+    const [ticket] = await this.updateInTurn(workspaceId, ticketId, [change], actor);
+    return ticket;
+  }
+
+  /**
+   * Applies changes one after the other, each as `update` would (its own events, from the
+   * ticket as the change before left it), under one lock and with one write of the ticket:
+   * the actions of a run reached at once. Returns the ticket after each change. `at` gives them
+   * all one time (a run's batch, whose steps carry it too).
+   */
+  async updateInTurn(workspaceId: string, ticketId: string, changes: TicketChange[], actor: Actor, opts: { at?: Date } = {}): Promise<TicketRecord[]> {
+    for (const { assignedTo } of changes) {
+      if (assignedTo !== undefined && !(await this.assignees.isAssignable(workspaceId, assignedTo))) {
+        throw forbidden(`"${assignedTo}" is not a current member or admin of this workspace.`);
+      }
     }
-    return inTransaction(this.em, async (em) => {
-      const locked = await readTicket(em, workspaceId, ticketId, { forUpdate: true });
-      const before = ticketContext(locked);
-      const { ticket, changes, addedTags: added } = applyTicketChange(locked, change, actor);
-      if (Object.keys(changes).length === 0) return ticket;
-      const now = new Date();
-      ticket.updatedAt = now;
-      await updateTicket(em, ticket);
-      const after = ticketContext(ticket);
-      const base = { workspaceId, ticketId: ticket.id, actor, at: now };
-      await recordEvent(em, { ...base, type: 'ticket_updated', payload: { ticket: after, previous: before, changes } });
-      if (changes.status && ticket.status === 'closed') await recordEvent(em, { ...base, type: 'ticket_closed', payload: { ticket: after } });
-      for (const tag of added) await recordEvent(em, { ...base, type: 'tag_added', payload: { ticket: after, tag } });
-      return ticket;
+    return inCallersTransaction(this.em, async (em) => {
+      let ticket = await readTicket(em, workspaceId, ticketId, { forUpdate: true });
+      const after: TicketRecord[] = [];
+      const events: NewEvent[] = [];
+      for (const change of changes) {
+        const before = ticketContext(ticket);
+        const applied = applyTicketChange(ticket, change, actor);
+        ticket = applied.ticket;
+        after.push(ticket);
+        if (Object.keys(applied.changes).length === 0) continue;
+        const now = opts.at ?? new Date();
+        ticket.updatedAt = now;
+        const context = ticketContext(ticket);
+        const base = { workspaceId, ticketId: ticket.id, actor, at: now };
+        events.push({ ...base, type: 'ticket_updated', payload: { ticket: context, previous: before, changes: applied.changes } });
+        if (applied.changes.status && ticket.status === 'closed') events.push({ ...base, type: 'ticket_closed', payload: { ticket: context } });
+        for (const tag of applied.addedTags) events.push({ ...base, type: 'tag_added', payload: { ticket: context, tag } });
+      }
+      if (events.length > 0) await writeTogether(em, [ticketUpdate(ticket), eventsInsert(events)]);
+      return after;
     });
   }
 }

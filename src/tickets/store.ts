@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pgTimestamp, sql } from '../common/sql.ts';
+import { pgTimestamp, sql, type Statement } from '../common/sql.ts';
 import { notFound } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { Ticket } from './entity.ts';
@@ -92,35 +92,34 @@ export async function pageOfTickets(em: EntityManager, workspaceId: string, opts
   return rows.map(ticketFromRow);
 }
 
-export async function insertTicket(em: EntityManager, t: TicketRecord): Promise<void> {
-  await sql(em, `insert into "tickets" (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, [
-    t.id,
-    t.workspace,
-    t.subject,
-    t.status,
-    t.priority,
-    t.customerEmail,
-    t.customerName,
-    t.source,
-    t.assignedTo,
-    t.resolutionType,
-    t.tags,
-    t.language,
-    t.messageSeq,
-    t.createdAt,
-    t.updatedAt,
-  ]);
+/** The insert of a new ticket (written with its first message and event: src/tickets/service.ts, create). */
+export function ticketInsert(t: TicketRecord): Statement {
+  return {
+    text: `insert into "tickets" (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    parameters: [
+      t.id,
+      t.workspace,
+      t.subject,
+      t.status,
+      t.priority,
+      t.customerEmail,
+      t.customerName,
+      t.source,
+      t.assignedTo,
+      t.resolutionType,
+      t.tags,
+      t.language,
+      t.messageSeq,
+      t.createdAt,
+      t.updatedAt,
+    ],
+  };
 }
 
 /** Writes back what a change can change (src/tickets/service.ts, update). */
-export async function updateTicket(em: EntityManager, t: TicketRecord): Promise<void> {
-  await sql(em, 'update "tickets" set "status" = $2, "priority" = $3, "assigned_to" = $4, "resolution_type" = $5, "tags" = $6, "updated_at" = $7 where "id" = $1', [
-    t.id,
-    t.status,
-    t.priority,
-    t.assignedTo,
-    t.resolutionType,
-    t.tags,
-    t.updatedAt,
-  ]);
+export function ticketUpdate(t: TicketRecord): Statement {
+  return {
+    text: 'update "tickets" set "status" = $2, "priority" = $3, "assigned_to" = $4, "resolution_type" = $5, "tags" = $6, "updated_at" = $7 where "id" = $1',
+    parameters: [t.id, t.status, t.priority, t.assignedTo, t.resolutionType, t.tags, t.updatedAt],
+  };
 }

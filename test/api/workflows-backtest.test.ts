@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ACTOR } from '../../src/actor.ts';
 import type { EventType } from '../../src/events/entity.ts';
-import { recordEvent } from '../../src/events/outbox.ts';
+import { eventsInsert } from '../../src/events/outbox.ts';
+import { writeTogether } from '../../src/common/sql.ts';
 import { ticketContext } from '../../src/tickets/context.ts';
 import { readTicket } from '../../src/tickets/store.ts';
 import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
@@ -24,7 +25,7 @@ const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
 async function recordAt(ws: TestWorkspace, ticketId: string, type: EventType, at: Date, payload: Json = {}): Promise<string> {
   const em = app.orm.em.fork();
   const ticket = ticketContext(await readTicket(em, ws.workspaceId, ticketId));
-  await em.transactional((tx) => recordEvent(tx, { workspaceId: ws.workspaceId, type, ticketId, payload: { ticket, ...payload }, actor: API_ACTOR, at }));
+  await writeTogether(em, [eventsInsert([{ workspaceId: ws.workspaceId, type, ticketId, payload: { ticket, ...payload }, actor: API_ACTOR, at }])]);
   const [row] = await em.getConnection().execute('select id from outbox_events where workspace_id = ? and ticket_id = ? and created_at = ? order by id desc limit 1', [ws.workspaceId, ticketId, at]);
   return row.id as string;
 }
