@@ -31,14 +31,34 @@ export class RunBookkeeping {
    * most do, from the state it was created in. Within a caller's transaction with `em`.
    */
   async begin(executionId: string, steps: StepRecord[] = [], em: EntityManager = this.em): Promise<ExecutionStatus | null> {
-    const [begun] = await sql<{ status: ExecutionStatus }>(
-      em,
-      `update "executions" set "status" = 'running', "dispatched_at" = coalesce("dispatched_at", now()) where "id" = $1 and "status" = 'pending' returning "status"`,
-      [executionId],
-    );
-    const status = begun?.status ?? (await sql<{ status: ExecutionStatus }>(em, 'select "status" from "executions" where "id" = $1', [executionId]))[0]?.status ?? null;
+    const status = (await this.leavePending(executionId, em)) ? 'running' : await this.statusOf(executionId, em);
     if (status === 'running') await this.recordSteps(executionId, steps, em);
     return status;
+  }
+
+  /**
+   * pending → running in one statement; true when the run was pending, so nothing of it has
+   * taken effect before. With `completedAt` it goes straight to completed: the caller's
+   * transaction holds the whole rest of the run.
+   */
+  async leavePending(executionId: string, em: EntityManager = this.em, completedAt: Date | null = null): Promise<boolean> {
+    const left = await sql(
+      em,
+      `update "executions" set "status" = $2, "completed_at" = $3, "dispatched_at" = coalesce("dispatched_at", now()) where "id" = $1 and "status" = 'pending' returning "id"`,
+      [executionId, completedAt ? 'completed' : 'running', completedAt],
+    );
+    return left.length > 0;
+  }
+
+  async statusOf(executionId: string, em: EntityManager = this.em): Promise<ExecutionStatus | null> {
+    const [row] = await sql<{ status: ExecutionStatus }>(em, 'select "status" from "executions" where "id" = $1', [executionId]);
+    return row?.status ?? null;
+  }
+
+  /** Whether any of these nodes' steps completed (an action taken by an earlier attempt). */
+  async anyCompleted(executionId: string, nodeIds: string[], em: EntityManager = this.em): Promise<boolean> {
+    const rows = await sql(em, `select 1 from "execution_steps" where "execution_id" = $1 and "node_id" = any($2) and "status" = 'completed' limit 1`, [executionId, nodeIds]);
+    return rows.length > 0;
   }
 
   /** Records (or updates) steps by node: a step moves from waiting to completed, never duplicates. */
@@ -66,6 +86,11 @@ export class RunBookkeeping {
     return em.findOne(ExecutionStep, { execution: executionId, nodeId });
   }
 
+  /** The run completed at `at`, unless it already ended. */
+  async complete(executionId: string, at: Date, em: EntityManager = this.em): Promise<void> {
+    await em.nativeUpdate(Execution, { id: executionId, status: { $in: ['pending', 'running'] } }, { status: 'completed', error: null, completedAt: at });
+  }
+
   /**
    * Records the end of a run; an execution that already ended keeps its first outcome. A step
    * still waiting (a delay or wait_for_reply cut short by a cancel or by a failure on another
@@ -75,7 +100,7 @@ export class RunBookkeeping {
     const now = new Date();
     // A run that completed with every step recorded (the usual end) is one statement.
     if (status === 'completed' && steps.length === 0) {
-      await this.em.nativeUpdate(Execution, { id: executionId, status: { $in: ['pending', 'running'] } }, { status, error, completedAt: now });
+      await this.complete(executionId, now);
       return;
     }
     await this.em.transactional(async (em) => {

@@ -56,6 +56,11 @@ export function applyTicketChange<T extends Changeable>(before: T, change: Ticke
   return { ticket, changes, addedTags };
 }
 
+/** The actions whose whole effect is a change of the ticket (ticketChangeOf knows them). */
+const TICKET_CHANGES: ReadonlySet<ActionData['actionType']> = new Set(['assign_ticket', 'set_status', 'set_priority', 'set_resolution_type', 'add_tag', 'remove_tag']);
+
+export const isTicketChange = (action: ActionData): boolean => TICKET_CHANGES.has(action.actionType);
+
 /**
  * What a ticket action of a workflow (rendered) asks of the ticket. A value no retry can fix
  * (an assignee that is not a valid id, a tag that renders blank) is a 400 AppError.

@@ -1,7 +1,6 @@
-import { LockMode } from '@mikro-orm/core';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { EventCause } from '../actor.ts';
-import { OutboxEvent } from '../events/entity.ts';
+import { pgTimestamp, sql } from '../common/sql.ts';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import type { Execution } from '../executions/entity.ts';
 import type { RunContext, TriggerType } from '../graph/index.ts';
@@ -15,19 +14,36 @@ import { recordReplySignals } from './reply-signals.ts';
 export type DeliveryMetrics = {
   eventsDelivered: number;
   executionsCreated: number;
+  /** Customer replies recorded for runs that wait (ReplyDelivery passes them on). */
+  repliesRecorded: number;
   loopGuardSkips: number;
   depthLimitStops: number;
   dispatchFailures: number;
 };
 
-export const newDeliveryMetrics = (): DeliveryMetrics => ({ eventsDelivered: 0, executionsCreated: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0 });
+export const newDeliveryMetrics = (): DeliveryMetrics => ({ eventsDelivered: 0, executionsCreated: 0, repliesRecorded: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0 });
+
+/** An event as delivery claims it; `payload` only where the event has work to do (`heard`). */
+export type ClaimedEvent = {
+  id: string;
+  workspace: string;
+  type: TriggerType;
+  ticketId: string | null;
+  createdAt: Date;
+  payload: Record<string, unknown> | null;
+  /** An active workflow of its workspace listens to its type, or it is a customer reply (runs may wait for it). */
+  heard: boolean;
+};
+
+type ClaimedRow = { id: string; workspace_id: string; type: TriggerType; ticket_id: string | null; created_at: string | Date; payload: Record<string, unknown> | null; heard: boolean };
 
 /**
  * Delivers outbox events to the workflows they trigger. In one transaction it claims a batch
  * of undelivered events (FOR UPDATE SKIP LOCKED, so several relays share the work), creates
  * one pending execution per matching active workflow (unless the loop guard stops it) and
  * marks the events delivered, and records customer replies for the ticket's open runs
- * (delivered by ReplyDelivery); after the commit it starts the runs.
+ * (delivered by ReplyDelivery); after the commit it starts the runs. Events nothing listens to
+ * (most of those an automation's own actions write) are marked delivered by the claim itself.
  */
 export class EventDelivery {
   readonly metrics: DeliveryMetrics;
@@ -48,31 +64,37 @@ export class EventDelivery {
   async deliverBatch(limit: number, workspaceIds?: string[]): Promise<number> {
     if (workspaceIds?.length === 0) return 0;
     const dispatcher = new ExecutionDispatcher(this.orm.em.fork(), { engine: this.engine, logger: this.logger });
-    const { claimed, created } = await this.orm.em.fork().transactional(async (em) => {
-      const events = await em.find(OutboxEvent, { deliveredAt: null, ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) }, {
-        orderBy: { createdAt: 'asc', id: 'asc' },
-        limit,
-        lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
-      });
-      if (events.length === 0) return { claimed: 0, created: [] as Execution[] };
+    const { claimed, created, replies } = await this.orm.em.fork().transactional(async (em) => {
+      const now = new Date();
+      const events = await claim(em, limit, now, workspaceIds);
+      const heard = events.filter((e) => e.heard);
+      if (heard.length === 0) return { claimed: events.length, created: [] as Execution[], replies: 0 };
       const workflows = await em.find(Workflow, {
-        workspace: { $in: [...new Set(events.map((e) => e.workspace))] },
-        triggerType: { $in: [...new Set(events.map((e) => e.type as TriggerType))] },
+        workspace: { $in: [...new Set(heard.map((e) => e.workspace))] },
+        triggerType: { $in: [...new Set(heard.map((e) => e.type))] },
         isActive: true,
         deletedAt: null,
       });
-      const now = new Date();
       const inputs: NewExecution[] = [];
-      for (const event of events) {
+      const notes: Array<string | null> = [];
+      let replies = 0;
+      for (const event of heard) {
         // Executions created in this batch begin after the reply: it is not theirs to wait for.
-        if (event.type === 'message_received') await recordReplySignals(em, event);
-        inputs.push(...this.executionsFor(event, workflows));
-        event.deliveredAt = now;
-        event.attempts += 1;
+        if (event.type === 'message_received') replies += await recordReplySignals(em, event);
+        const { executions, note } = this.executionsFor(event, workflows);
+        inputs.push(...executions);
+        notes.push(note);
       }
-      return { claimed: events.length, created: await dispatcher.create(em, inputs, now) };
+      await sql(
+        em,
+        `update "outbox_events" o set "delivered_at" = $1, "attempts" = o."attempts" + 1, "last_error" = d."note"
+           from unnest($2::uuid[], $3::text[]) as d("id", "note") where o."id" = d."id"`,
+        [now, heard.map((e) => e.id), notes],
+      );
+      return { claimed: events.length, created: await dispatcher.create(em, inputs, now), replies };
     });
     this.metrics.eventsDelivered += claimed;
+    this.metrics.repliesRecorded += replies;
     this.metrics.executionsCreated += created.length;
     // While the engine would refuse every start (said once where that is known), they wait as pending.
     if (created.length > 0 && this.startsBlocked() === null) {
@@ -84,10 +106,13 @@ export class EventDelivery {
     return claimed;
   }
 
-  /** One new execution per active workflow of the event's workspace and type, unless the loop guard stops it (noted on the event). */
-  private executionsFor(event: OutboxEvent, workflows: Workflow[]): NewExecution[] {
-    const cause = event.payload.cause as EventCause;
-    const inputs: NewExecution[] = [];
+  /**
+   * One new execution per active workflow of the event's workspace and type, unless the loop
+   * guard stops it; what it stopped is the event's note (its last_error).
+   */
+  private executionsFor(event: ClaimedEvent, workflows: Workflow[]): { executions: NewExecution[]; note: string | null } {
+    const cause = event.payload?.cause as EventCause;
+    const executions: NewExecution[] = [];
     const notes: string[] = [];
     for (const workflow of workflows) {
       if (workflow.workspace !== event.workspace || workflow.triggerType !== event.type) continue;
@@ -98,16 +123,44 @@ export class EventDelivery {
         this.logger.warn('loop guard: workflow not started', { eventId: event.id, workflowId: workflow.id, ticketId: event.ticketId, reason: stop });
         continue;
       }
-      inputs.push({ workflow, triggeredBy: event.type, ticketId: event.ticketId ?? null, eventId: event.id, chain: cause?.chain ?? [], context: contextOf(event) });
+      executions.push({ workflow, triggeredBy: event.type, ticketId: event.ticketId ?? null, eventId: event.id, chain: cause?.chain ?? [], context: contextOf(event) });
     }
-    event.lastError = notes.length ? `loop guard: ${notes.join('; ')}` : null;
-    return inputs;
+    return { executions, note: notes.length ? `loop guard: ${notes.join('; ')}` : null };
   }
 }
 
+/**
+ * Claims the oldest undelivered events in one statement: locks them (skipping those another
+ * relay holds), marks delivered at `now` those nothing listens to, and returns them all, with
+ * the payloads of the others.
+ */
+async function claim(em: EntityManager, limit: number, now: Date, workspaceIds?: string[]): Promise<ClaimedEvent[]> {
+  const rows = await sql<ClaimedRow>(
+    em,
+    `with "claimed" as (
+       select e."id", e."workspace_id", e."type", e."ticket_id", e."created_at",
+              e."type" = 'message_received' or exists (
+                select 1 from "workflows" w
+                 where w."workspace_id" = e."workspace_id" and w."trigger_type" = e."type" and w."is_active" and w."deleted_at" is null) as "heard"
+         from "outbox_events" e
+        where e."delivered_at" is null${workspaceIds ? ' and e."workspace_id" = any($3)' : ''}
+        order by e."created_at", e."id"
+        limit $1
+          for update of e skip locked),
+     "unheard" as (
+       update "outbox_events" o set "delivered_at" = $2, "attempts" = o."attempts" + 1, "last_error" = null
+         from "claimed" c where o."id" = c."id" and not c."heard")
+     select c."id", c."workspace_id", c."type", c."ticket_id", c."created_at", c."heard", case when c."heard" then o."payload" end as "payload"
+       from "claimed" c join "outbox_events" o on o."id" = c."id"
+      order by c."created_at", c."id"`,
+    workspaceIds ? [limit, now, workspaceIds] : [limit, now],
+  );
+  return rows.map((r) => ({ id: r.id, workspace: r.workspace_id, type: r.type, ticketId: r.ticket_id, createdAt: pgTimestamp(r.created_at), payload: r.payload, heard: r.heard }));
+}
+
 /** What the run's conditions and templates see for an event (also when a backtest replays it). */
-export function contextOf(event: Pick<OutboxEvent, 'payload'>): RunContext {
-  const { ticket, message, changes, tag } = event.payload as Record<string, unknown>;
+export function contextOf(event: { payload: Record<string, unknown> | null }): RunContext {
+  const { ticket, message, changes, tag } = event.payload ?? {};
   return {
     ...(ticket ? { ticket } : {}),
     ...(message ? { message } : {}),

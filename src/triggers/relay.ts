@@ -66,6 +66,8 @@ export class OutboxRelay {
   private readonly purgeEveryMs: number;
   private readonly purgeBudgetMs: number;
   private lastPurgeAt = -Infinity;
+  /** When pending runs and replies were last looked for. */
+  private lastCatchUpAt = -Infinity;
   /** Purges that stopped at the budget with rows left: the next pass goes on with them. */
   private readonly purgeBehind = new Set<string>();
   private readonly workspaceIds: ReadonlySet<string> | undefined;
@@ -125,17 +127,33 @@ export class OutboxRelay {
    * replies on to waiting runs, and, when it is time, purge expired idempotency keys and events.
    */
   async deliverPending(): Promise<void> {
+    await this.pass(true);
+  }
+
+  /**
+   * A pass that delivers events; with `catchUp` (or when its deliveries recorded replies or
+   * failed to start a run, or when pollMs went by since the last time) it also retries runs
+   * not yet started and passes on replies. Under a stream of events most passes are woken by
+   * a commit, and the rows those two look for are rare: looking costs a transaction each.
+   */
+  private async pass(catchUp: boolean): Promise<void> {
     const scope = this.workspaceIds ? [...this.workspaceIds] : undefined;
+    const before = { replies: this.metrics.repliesRecorded, failures: this.metrics.dispatchFailures };
     while ((await this.delivery.deliverBatch(this.batchSize, scope)) >= this.batchSize);
-    if (this.startsBlocked() === null) {
-      await this.pending.startPending(this.batchSize, scope).catch((err) => {
-        this.metrics.dispatchFailures += 1;
-        this.logger.warn('starting pending executions failed; will retry', errorFields(err));
+    const due =
+      catchUp || this.metrics.repliesRecorded !== before.replies || this.metrics.dispatchFailures !== before.failures || Date.now() - this.lastCatchUpAt >= this.pollMs;
+    if (due) {
+      this.lastCatchUpAt = Date.now();
+      if (this.startsBlocked() === null) {
+        await this.pending.startPending(this.batchSize, scope).catch((err) => {
+          this.metrics.dispatchFailures += 1;
+          this.logger.warn('starting pending executions failed; will retry', errorFields(err));
+        });
+      }
+      await this.replies.deliverPending(this.batchSize, scope).catch((err) => {
+        this.logger.warn('passing replies on failed; will retry', errorFields(err));
       });
     }
-    await this.replies.deliverPending(this.batchSize, scope).catch((err) => {
-      this.logger.warn('passing replies on failed; will retry', errorFields(err));
-    });
     await this.purgeExpired(scope);
   }
 
@@ -167,11 +185,13 @@ export class OutboxRelay {
   }
 
   private async run(): Promise<void> {
+    // The first pass, and every one the poll brings, does all; those woken by commits deliver.
+    let catchUp = true;
     while (this.running) {
       this.woken = false;
       let failed = false;
       try {
-        await this.deliverPending();
+        await this.pass(catchUp);
       } catch (err) {
         failed = true;
         this.logger.warn('outbox relay pass failed; will retry', errorFields(err));
@@ -180,12 +200,13 @@ export class OutboxRelay {
       // Events committed during the pass go out at once, not at the next poll; under a steady
       // stream each pass takes what came in during the one before, a batch at a time. A pass
       // that failed waits for the poll, however many wakeups came.
+      catchUp = false;
       if (this.woken && !failed) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollMs);
+      catchUp = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(true), this.pollMs);
         this.wake = () => {
           clearTimeout(timer);
-          resolve();
+          resolve(false);
         };
       });
       this.wake = null;

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { OutboxEvent } from '../events/entity.ts';
+import type { ClaimedEvent } from './event-delivery.ts';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import { Execution } from '../executions/entity.ts';
 import { errorFields, type Logger } from '../logger.ts';
@@ -8,11 +8,11 @@ import { ReplySignal } from './entity.ts';
 
 /**
  * Records a customer reply (a message_received event) for every open execution of its ticket,
- * in the unit of work of `em`: the transaction that marks the event delivered.
+ * in the unit of work of `em`: the transaction that marks the event delivered. Returns how many.
  */
-export async function recordReplySignals(em: EntityManager, event: OutboxEvent): Promise<void> {
-  const message = event.payload.message as { id?: string; createdAt?: string } | undefined;
-  if (!event.ticketId || !message?.id) return;
+export async function recordReplySignals(em: EntityManager, event: Pick<ClaimedEvent, 'ticketId' | 'payload' | 'createdAt'>): Promise<number> {
+  const message = event.payload?.message as { id?: string; createdAt?: string } | undefined;
+  if (!event.ticketId || !message?.id) return 0;
   const open = await em.find(Execution, { ticketId: event.ticketId, status: { $in: ['pending', 'running'] } }, { fields: ['temporalWorkflowId', 'workspace'] });
   for (const execution of open) {
     em.create(ReplySignal, {
@@ -23,6 +23,7 @@ export async function recordReplySignals(em: EntityManager, event: OutboxEvent):
       temporalWorkflowId: execution.temporalWorkflowId,
     });
   }
+  return open.length;
 }
 
 /**

@@ -4,7 +4,6 @@ import type { Actor } from '../../src/actor.ts';
 import { AppError } from '../../src/errors.ts';
 import { RunBookkeeping, type StepRecord } from '../../src/executions/bookkeeping.ts';
 import type { WorkflowEngine } from '../../src/executions/engine.ts';
-import type { StepStatus } from '../../src/executions/entity.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
 import { businessDeadline, evaluateWithCalendars, type BusinessDeadline } from '../../src/calendars/runs.ts';
 import type { ActionData, ConditionData, RunContext } from '../../src/graph/index.ts';
@@ -16,6 +15,10 @@ import { ticketChangeOf } from '../../src/tickets/change.ts';
 import { queueDelivery } from '../../src/mail/outbound.ts';
 import { runTickBatch, unfinishedEarlierTickRuns } from '../../src/triggers/ticks.ts';
 import { performHttpRequest, type HttpRequestOptions, type HttpResult } from './http-request.ts';
+import { takeChangesAtOnce, type BatchAnswer } from './changes-at-once.ts';
+import { toRecord, type StepInput } from './steps.ts';
+
+export type { StepInput } from './steps.ts';
 
 export type ActivityDeps = {
   orm: MikroORM;
@@ -23,19 +26,6 @@ export type ActivityDeps = {
   http: HttpRequestOptions;
   /** Starts the runs of scheduled ticks. */
   engine?: WorkflowEngine;
-};
-
-/** A step as the workflow passes it (dates arrive as ISO strings once serialized). */
-export type StepInput = {
-  nodeId: string;
-  seq?: number;
-  status: StepStatus;
-  result?: unknown;
-  startedAt: Date | string;
-  completedAt: Date | string | null;
-  error?: string | null;
-  /** Of a wait: when it ends. */
-  until?: Date | string | null;
 };
 
 export type ActionInput = {
@@ -80,13 +70,6 @@ export type ActionOutcome = {
 /** Sender of replies that workflows send. */
 export const AUTOMATION_SENDER = { email: 'automation@deskflow.invalid', name: 'Deskflow automation' };
 
-const toRecord = (step: StepInput): StepRecord => ({
-  ...step,
-  startedAt: new Date(step.startedAt),
-  completedAt: step.completedAt === null ? null : new Date(step.completedAt),
-  until: step.until ? new Date(step.until) : null,
-});
-
 /**
  * The activities of the run workflows. Each opens its own unit of work. An action's effect and
  * its step record commit in one transaction, and a retried action whose step already
@@ -121,7 +104,7 @@ export function createActivities(deps: ActivityDeps) {
       const ticketId = input.ticketId;
       if (!ticketId) throw new AppError(400, 'no_ticket', `${action.actionType} needs a ticket, and this execution has none.`);
       return await s.em.transactional(async (em): Promise<ActionOutcome> => {
-        if (input.begin && (await new RunBookkeeping(em).begin(input.executionId, [], em)) !== 'running') return { notRunning: true };
+        if (input.begin && (await new RunBookkeeping(em).begin(input.executionId)) !== 'running') return { notRunning: true };
         const tx = createServices(em, { logger: deps.logger });
         if (action.actionType === 'send_reply') {
           const { message, ticket } = await tx.messages.add(
@@ -236,7 +219,9 @@ export function createActivities(deps: ActivityDeps) {
      * and none has a mail to deliver, the run ends completed here too: the actions were the
      * last nodes it had to run.
      */
-    async runActions(input: { actions: ActionInput[]; finish?: boolean }): Promise<{ outcomes: BatchOutcome[]; finished: boolean; notRunning?: true }> {
+    async runActions(input: { actions: ActionInput[]; finish?: boolean }): Promise<BatchAnswer> {
+      const atOnce = await takeChangesAtOnce(deps, input);
+      if (atOnce) return atOnce;
       const outcomes: BatchOutcome[] = [];
       for (const action of input.actions) {
         try {

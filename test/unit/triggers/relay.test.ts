@@ -131,10 +131,68 @@ describe('OutboxRelay', () => {
     await until(() => pending.calls === 1);
     delivery.waiting = 3;
     wakeups.wake!();
-    await until(() => pending.calls === 2);
-    expect(delivery.waiting).toBe(0);
+    await until(() => delivery.waiting === 0);
     await r.stop();
     expect(wakeups.stopped).toBe(true);
+  });
+
+  it('a pass woken by a commit delivers; it looks for runs not yet started only once the poll interval went by', async () => {
+    const r = relay({ pollMs: 300 });
+    r.start();
+    await until(() => pending.calls === 1);
+    for (let i = 0; i < 3; i++) {
+      delivery.waiting = 3;
+      wakeups.wake!();
+      await until(() => delivery.waiting === 0);
+    }
+    expect(pending.calls).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    delivery.waiting = 3;
+    wakeups.wake!();
+    await until(() => pending.calls === 2);
+    await r.stop();
+  });
+
+  it('a woken pass whose deliveries recorded customer replies passes them on at once', async () => {
+    let replyPasses = 0;
+    const r = new OutboxRelay({
+      delivery,
+      pending,
+      replies: { deliverPending: async () => ((replyPasses += 1), 0) },
+      wakeups,
+      logger: createLogger('silent'),
+      pollMs: 60_000,
+    });
+    r.start();
+    await until(() => replyPasses === 1);
+    delivery.waiting = 3;
+    wakeups.wake!();
+    await until(() => delivery.waiting === 0);
+    expect(replyPasses).toBe(1);
+    const deliver = delivery.deliverBatch.bind(delivery);
+    delivery.deliverBatch = async (limit, scope) => {
+      r.metrics.repliesRecorded += 1;
+      return deliver(limit, scope);
+    };
+    delivery.waiting = 1;
+    wakeups.wake!();
+    await until(() => replyPasses === 2);
+    await r.stop();
+  });
+
+  it('a woken pass whose deliveries could not start a run retries the pending runs at once', async () => {
+    const r = relay();
+    r.start();
+    await until(() => pending.calls === 1);
+    const deliver = delivery.deliverBatch.bind(delivery);
+    delivery.deliverBatch = async (limit, scope) => {
+      r.metrics.dispatchFailures += 1;
+      return deliver(limit, scope);
+    };
+    delivery.waiting = 3;
+    wakeups.wake!();
+    await until(() => pending.calls === 2);
+    await r.stop();
   });
 
   it('survives a failed pass and tries again on the next poll', async () => {
