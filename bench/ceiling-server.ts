@@ -1,6 +1,5 @@
 import http from 'node:http';
-import pg from 'pg';
-import { addMessage, authenticate, createTicket, getTicket, listTickets, presentCreatedTicket, presentTicket, type NewMessage, type NewTicket } from './ceiling-sql.ts';
+import { addMessage, authenticate, ceilingPool, createTicket, getTicket, listTickets, presentCreatedTicket, presentTicket, type NewMessage, type NewTicket } from './ceiling-sql.ts';
 
 /**
  * The bare-HTTP ceiling: Deskflow's benchmarked routes on `node:http` with no framework, each
@@ -8,7 +7,7 @@ import { addMessage, authenticate, createTicket, getTicket, listTickets, present
  * of its own, like the API: `node bench/ceiling-server.ts` with DATABASE_URL, PORT and
  * POOL_MAX; prints "listening" once it accepts connections.
  */
-const db = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_MAX ?? 10) });
+const db = ceilingPool(process.env.DATABASE_URL!, Number(process.env.POOL_MAX ?? 10));
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const TICKET_PATH = /^\/api\/v1\/tickets\/([0-9a-f-]{36})$/;
 const MESSAGES_PATH = /^\/api\/v1\/tickets\/([0-9a-f-]{36})\/messages$/;

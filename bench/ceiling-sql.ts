@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { combined, type Statement } from '../src/common/sql.ts';
 import { presentMessage } from '../src/messages/presenter.ts';
 import type { TicketRecord } from '../src/tickets/store.ts';
@@ -102,6 +102,7 @@ export async function createTicket(db: pg.Pool, workspaceId: string, input: NewT
     },
     eventInsert(workspaceId, 'ticket_created', ticket.id, { ticket: ticketContext(ticket), cause: null }, now),
   ]);
+  wakeRelays(db);
   return ticket;
 }
 
@@ -127,7 +128,7 @@ export async function getTicket(db: pg.Pool | pg.PoolClient, workspaceId: string
  */
 export async function addMessage(db: pg.Pool, workspaceId: string, ticketId: string, input: NewMessage) {
   if (!(await getTicket(db, workspaceId, ticketId))) return null;
-  return transaction(db, async (client) => {
+  const added = await transaction(db, async (client) => {
     const ticket = await getTicket(client, workspaceId, ticketId, true);
     if (!ticket) return null;
     const now = new Date();
@@ -158,6 +159,8 @@ export async function addMessage(db: pg.Pool, workspaceId: string, ticketId: str
     ]);
     return presentMessage(message);
   });
+  if (added) wakeRelays(db);
+  return added;
 }
 
 /** The outbox row, its payload as Deskflow writes it (eventsInsert). */
@@ -172,6 +175,31 @@ function eventInsert(workspaceId: string, type: string, ticketId: string, payloa
 async function run(db: pg.Pool | pg.PoolClient, statements: Statement[]): Promise<void> {
   const { text, parameters } = combined(statements);
   await db.query(text, parameters);
+}
+
+/**
+ * A pool of the ceiling's connections, set up as Deskflow's (src/db/orm.ts): the outbox's
+ * trigger leaves the relays' wake-up to the writer, which sends it after the commit.
+ */
+export function ceilingPool(connectionString: string, max: number, queryTimeoutMs?: number): pg.Pool {
+  return new pg.Pool({ connectionString, max, query_timeout: queryTimeoutMs, options: '-c deskflow.outbox_notify=after-commit' });
+}
+
+/** CommitSignals: once new events committed, one NOTIFY at a time; one more when commits came during a send. */
+const wakeups = { sending: false, again: false };
+function wakeRelays(db: pg.Pool): void {
+  if (wakeups.sending) {
+    wakeups.again = true;
+    return;
+  }
+  wakeups.sending = true;
+  void (async () => {
+    do {
+      wakeups.again = false;
+      await db.query(`select pg_notify($1, '')`, ['deskflow_outbox']).catch(() => {});
+    } while (wakeups.again);
+    wakeups.sending = false;
+  })();
 }
 
 async function transaction<T>(db: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { ceilingPool } from './ceiling-sql.ts';
 import { closedLoop, HttpClient, openLoop, Recorder, type LoadResult, type Op } from './load.ts';
 import type { Profile } from './profile.ts';
 import type { Scenario } from './scenarios.ts';
@@ -32,7 +32,7 @@ export async function measureRequests(
   list: Scenario[],
   progress: (line: string) => void,
 ): Promise<RequestFigures[]> {
-  const db = new pg.Pool({ connectionString: targets.databaseUrl, max: targets.poolMax, query_timeout: 60_000 });
+  const db = ceilingPool(targets.databaseUrl, targets.poolMax, 60_000);
   const api = new HttpClient({ port: targets.apiPort, key: targets.key });
   const bare = new HttpClient({ port: targets.barePort, key: targets.key });
   try {

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { ceilingPool } from './ceiling-sql.ts';
 import { line } from './http-section.ts';
 import { closedLoop, HttpClient, type LoadResult } from './load.ts';
 import type { Profile } from './profile.ts';
@@ -22,7 +23,7 @@ export async function measureListGrowth(
   bench: pg.Pool,
   progress: (line: string) => void,
 ): Promise<ListPoint[]> {
-  const db = new pg.Pool({ connectionString: target.databaseUrl, max: target.poolMax, query_timeout: 60_000 });
+  const db = ceilingPool(target.databaseUrl, target.poolMax, 60_000);
   const all = scenarios({ key: target.key, tickets: [], perPage: profile.perPage, deepPage: profile.deepPage });
   const first = all.find((s) => s.id === 'list_first_page')!;
   const deep = all.find((s) => s.id === 'list_deep_page')!;

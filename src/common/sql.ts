@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
+import { commitSignalsOf } from './commit-signals.ts';
 
 /**
  * Runs one statement with bound parameters ($1, $2, …) through MikroORM's own connection, in the
@@ -17,8 +18,11 @@ export async function sql<R = Record<string, unknown>>(em: EntityManager, text: 
   }
 }
 
-/** A statement with its bound parameters ($1, $2, … of its own). */
-export type Statement = { text: string; parameters: unknown[] };
+/**
+ * A statement with its bound parameters ($1, $2, … of its own). `wakes`: a channel whose
+ * listeners wait for the rows it writes, notified once they have committed (CommitSignals).
+ */
+export type Statement = { text: string; parameters: unknown[]; wakes?: string };
 
 /**
  * Runs data-modifying statements (inserts, updates of different tables) as one statement
@@ -29,6 +33,9 @@ export async function writeTogether(em: EntityManager, statements: Statement[]):
   if (statements.length === 0) return;
   const { text, parameters } = combined(statements);
   await sql(em, text, parameters);
+  for (const channel of new Set(statements.flatMap((s) => (s.wakes ? [s.wakes] : [])))) {
+    await commitSignalsOf(em)?.written(em, channel, () => sql(em, `select pg_notify($1, '')`, [channel]));
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import { entities } from './entities.ts';
 import { migrationsList } from './migrations.ts';
+import { CommitSignals } from '../common/commit-signals.ts';
 
 export const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
@@ -15,6 +16,7 @@ export function ormConfig({ databaseUrl, poolMax = 10, debug = false }: OrmOptio
     clientUrl: databaseUrl,
     entities,
     extensions: [Migrator],
+    subscribers: [new CommitSignals()],
     debug,
     // Entities are defined in code; no reflection or metadata cache is needed.
     metadataCache: { enabled: false },
@@ -25,6 +27,8 @@ export function ormConfig({ databaseUrl, poolMax = 10, debug = false }: OrmOptio
       statement_timeout: 30_000,
       // A server that stops answering mid-query (frozen, partitioned) is given up on too.
       query_timeout: 35_000,
+      // Relays are woken after commits by CommitSignals, not by the outbox's trigger inside them.
+      options: `-c ${OUTBOX_NOTIFY_SETTING}=after-commit`,
     },
     migrations: {
       path: migrationsDir,
@@ -44,6 +48,9 @@ export function ormConfig({ databaseUrl, poolMax = 10, debug = false }: OrmOptio
 export async function openOrm(options: OrmOptions): Promise<MikroORM> {
   return MikroORM.init(ormConfig(options));
 }
+
+/** Set on Deskflow's connections: the outbox's trigger leaves waking the relays to CommitSignals (Migration20261127090000_outbox_notify_after_commit). */
+const OUTBOX_NOTIFY_SETTING = 'deskflow.outbox_notify';
 
 /**
  * Applies every pending migration; returns the names of those applied. Processes starting at

@@ -23,7 +23,8 @@ const OutboxEventSchema = defineEntity({
     attempts: p.integer().default(0),
     lastError: p.text().nullable(),
   },
-  // Wakes the relay at once (LISTEN deskflow_outbox). Created with its function by a migration;
+  // Wakes the relay at once (LISTEN deskflow_outbox) for writers that do not after their commit
+  // (src/common/commit-signals.ts). Created with its function by a migration;
   // declared here so that the schema diff (`npm run migration:create`) keeps it.
   triggers: [
     {

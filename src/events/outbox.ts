@@ -4,12 +4,15 @@ import { sql, type Statement } from '../common/sql.ts';
 import { newId } from '../ids.ts';
 import type { EventType } from './entity.ts';
 
+/** The channel the relays listen on for new events (src/triggers/wakeups.ts). */
+export const OUTBOX_CHANNEL = 'deskflow_outbox';
+
 export type NewEvent = { workspaceId: string; type: EventType; ticketId: string | null; payload: Record<string, unknown>; actor: Actor; at: Date };
 
 /**
  * The insert of the outbox rows of a change (or of changes made in turn), in their order,
- * written with the change itself (writeTogether) so that they commit with it. Its insert
- * trigger wakes the relays, once however many rows.
+ * written with the change itself (writeTogether) so that they commit with it; the relays are
+ * woken once it has committed.
  */
 export function eventsInsert(events: NewEvent[]): Statement {
   return {
@@ -17,6 +20,7 @@ export function eventsInsert(events: NewEvent[]): Statement {
       .map((_, i) => `($${i * 6 + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}, $${i * 6 + 6}, 0)`)
       .join(', ')}`,
     parameters: events.flatMap((event) => [newId(), event.workspaceId, event.type, event.ticketId, JSON.stringify({ ...event.payload, cause: causeOf(event.actor) }), event.at]),
+    wakes: OUTBOX_CHANNEL,
   };
 }
 

@@ -1,4 +1,5 @@
 import { PgListener } from '../common/pg-listener.ts';
+import { OUTBOX_CHANNEL } from '../events/outbox.ts';
 
 /** Something that tells the relay new events have committed, so delivery need not wait for its next poll. */
 export interface Wakeups {
@@ -6,7 +7,10 @@ export interface Wakeups {
   stop(): Promise<void>;
 }
 
-/** The outbox's insert trigger notifies `deskflow_outbox`; a missed notification only delays delivery until the next poll. */
+/**
+ * Notifications on `deskflow_outbox`, sent after every commit of new events (src/common/commit-signals.ts,
+ * or the outbox's insert trigger for other writers); a missed one only delays delivery until the next poll.
+ */
 export class PgNotifications implements Wakeups {
   private readonly databaseUrl: string;
   private listener: PgListener | null = null;
@@ -16,7 +20,7 @@ export class PgNotifications implements Wakeups {
   }
 
   start(onWake: () => void): void {
-    this.listener = new PgListener(this.databaseUrl, 'deskflow_outbox', { onNotify: onWake });
+    this.listener = new PgListener(this.databaseUrl, OUTBOX_CHANNEL, { onNotify: onWake });
     this.listener.start();
   }
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { authenticate } from '../../bench/ceiling-sql.ts';
+import { authenticate, ceilingPool } from '../../bench/ceiling-sql.ts';
 import { scenarios, type Scenario } from '../../bench/scenarios.ts';
 import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
 
@@ -41,11 +41,14 @@ function shape(sql: string): string {
     .trim();
 }
 
+/** The statements' shapes, without the relays' wake-ups (`select pg_notify`). */
+const withoutWakeups = (statements: string[]) => statements.map(shape).filter((s) => !s.startsWith('select pg_notify('));
+
 beforeAll(async () => {
   app = await startTestApp();
   const ws = await createWorkspace(app.orm);
   api = client(app.baseUrl, ws.key);
-  db = new pg.Pool({ connectionString: inject('databaseUrl'), max: 4 });
+  db = ceilingPool(inject('databaseUrl'), 4);
   const tickets = [];
   for (let i = 0; i < 3; i++) {
     const email = `customer${i}@example.com`;
@@ -71,8 +74,9 @@ describe('the raw-SQL ceilings of the bench', () => {
         expect(res.status, `${scenario.label}: ${JSON.stringify(res.body)}`).toBe(call.expect);
       });
       const ceiling = await statementsOf(() => scenario.sql(db, i));
-      // Sorted: the two queries of a list run at once, in either order.
-      expect(ceiling.map(shape).sort(), scenario.label).toEqual(deskflow.map(shape).sort());
+      // Sorted: the two queries of a list run at once, in either order. The relays' wake-up
+      // after a commit of events goes out on its own, around the answer: it is left out.
+      expect(withoutWakeups(ceiling).sort(), scenario.label).toEqual(withoutWakeups(deskflow).sort());
       expect(deskflow.length, scenario.label).toBeGreaterThan(0);
     }
   });
