@@ -26,4 +26,4 @@ RUN node temporal/build-bundle.ts
 COPY --from=console /app/console/dist ./console/dist
 USER node
 EXPOSE 3000
-CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=100", "src/server.ts", "api"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=100", "src/server.ts", "api"]

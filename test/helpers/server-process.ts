@@ -31,7 +31,7 @@ export function startServerProcess(env: Record<string, string | undefined>, mode
     if (value === undefined) delete childEnv[name];
     else childEnv[name] = value;
   }
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', '--heap-growing-percent=100', 'src/server.ts', ...(mode ? [mode] : [])], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', '--heap-growing-percent=100', 'src/server.ts', ...(mode ? [mode] : [])], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const listeners = new Set<() => void>();
   const collect = (chunk: Buffer) => {
