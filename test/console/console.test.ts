@@ -67,6 +67,10 @@ const runStatuses = (page: ConsolePage) =>
 /** What went wrong in the page: script errors and CSP refusals (a refused request's own 4xx log line is expected). */
 const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
 
+/** Waits until the canvas draws exactly `count` edges. */
+const edgesShown = (page: ConsolePage, count: number) =>
+  eventually(async () => ((await page.$$('.react-flow__edge')).length === count ? true : undefined), 10_000, `${count} edges drawn`);
+
 async function press(page: ConsolePage, ...keys: string[]) {
   for (const k of keys.slice(0, -1)) await page.keyboard.down(k as never);
   await page.keyboard.press(keys.at(-1) as never);
@@ -117,7 +121,7 @@ describe('the console in Chromium', () => {
     await page.click('button::-p-text(Tidy up)');
     await page.click('.react-flow__controls-fitview');
     await drag(page, `${node('add-tag')} .react-flow__handle.source`, `${node('send-reply')} .react-flow__handle.target`);
-    await eventually(async () => ((await page.$$('.react-flow__edge')).length === 5 ? true : undefined), 10_000, 'the fifth edge');
+    await edgesShown(page, 5);
 
     // Saved with the keyboard, then activated.
     await page.click(node('send-reply'));
@@ -302,12 +306,13 @@ describe('the console in Chromium', () => {
     await page.click(node('tag'));
     await page.keyboard.press('Delete');
     await page.waitForSelector(node('tag'), { hidden: true });
-    expect(await page.$$eval('.react-flow__edge', (e) => e.length)).toBe(3);
+    await edgesShown(page, 3);
     await page.waitForSelector('[data-testid=unsaved]');
 
     await press(page, 'Control', 'z');
     await page.waitForSelector(node('tag'));
-    expect(await page.$$eval('.react-flow__edge', (e) => e.length)).toBe(5);
+    // React Flow draws a node's edges only once the node has been measured: a frame later.
+    await edgesShown(page, 5);
     await page.waitForSelector('[data-testid=unsaved]', { hidden: true });
     // The trigger cannot be deleted: a graph has exactly one.
     await page.click(node('created'));
