@@ -67,9 +67,9 @@ const runStatuses = (page: ConsolePage) =>
 /** What went wrong in the page: script errors and CSP refusals (a refused request's own 4xx log line is expected). */
 const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
 
-/** Waits until the canvas draws exactly `count` edges. */
-const edgesShown = (page: ConsolePage, count: number) =>
-  eventually(async () => ((await page.$$('.react-flow__edge')).length === count ? true : undefined), 10_000, `${count} edges drawn`);
+/** Waits until the canvas draws exactly `count` edges (of a class, such as those a run followed). */
+const edgesShown = (page: ConsolePage, count: number, which = '.react-flow__edge') =>
+  eventually(async () => ((await page.$$(which)).length === count ? true : undefined), 10_000, `${count} edges drawn (${which})`);
 
 async function press(page: ConsolePage, ...keys: string[]) {
   for (const k of keys.slice(0, -1)) await page.keyboard.down(k as never);
@@ -157,7 +157,7 @@ describe('the console in Chromium', () => {
       'add-tag': 'completed',
       'send-reply': 'completed',
     });
-    expect(await page.$$eval('.react-flow__edge.followed', (e) => e.length)).toBe(5);
+    await edgesShown(page, 5, '.react-flow__edge.followed');
     await waitForText(page, '.message-body', 'Hi Dana, we are on it.');
     expect(await texts(page, '.run-view h1 .badge')).toEqual(['completed']);
     expect(await page.$eval('.run-view .muted.small', (e) => e.textContent)).toContain(ticketId);
@@ -198,14 +198,14 @@ describe('the console in Chromium', () => {
     await dryRun(urgent);
     expect(await runStatuses(page)).toEqual({ created: 'passed', 'is-urgent': 'passed', raise: 'completed', tag: 'completed', reply: 'completed' });
     expect(await texts(page, '[data-node-id="is-urgent"] .outcome')).toEqual(['true']);
-    expect(await page.$$eval('.react-flow__edge.followed', (e) => e.length)).toBe(5);
+    await edgesShown(page, 5, '.react-flow__edge.followed');
     await waitForText(page, '[data-testid=dry-run-result]', '"priority": "urgent"');
 
     await dryRun(calm);
     await page.waitForSelector('[data-node-id="raise"][data-run-status="not_reached"]');
     expect(await runStatuses(page)).toEqual({ created: 'passed', 'is-urgent': 'passed', raise: 'not_reached', tag: 'not_reached', reply: 'not_reached' });
     expect(await texts(page, '[data-node-id="is-urgent"] .outcome')).toEqual(['false']);
-    expect(await page.$$eval('.react-flow__edge.followed', (e) => e.length)).toBe(1);
+    await edgesShown(page, 1, '.react-flow__edge.followed');
     // The backtest over the last days' events: both tickets' creations, one of which acts.
     await page.click('input[name=tryMode]:not(:checked)');
     await page.click('[data-action=backtest]');
