@@ -213,9 +213,9 @@ export function createActivities(deps: ActivityDeps) {
     /**
      * The ticket actions a run reached at once (parallel branches), in one local activity: each
      * in its own transaction, in order, the first with the steps walked before them (and, when
-     * asked, beginning the run). One that breaks a rule fails alone, as its own outcome; an
-     * error worth retrying (the database away) fails the whole call, and the retry finds the
-     * actions already taken by their recorded steps. With `finish`, when every action succeeded
+     * asked, beginning the run; passed on to the next when it breaks a rule). One that breaks a
+     * rule fails alone, as its own outcome; an error worth retrying (the database away) fails
+     * the whole call, and the retry finds the actions already taken by their recorded steps. With `finish`, when every action succeeded
      * and none has a mail to deliver, the run ends completed here too: the actions were the
      * last nodes it had to run.
      */
@@ -223,14 +223,20 @@ export function createActivities(deps: ActivityDeps) {
       const atOnce = await takeChangesAtOnce(deps, input);
       if (atOnce) return atOnce;
       const outcomes: BatchOutcome[] = [];
+      // What the first action carries (beginning the run, the steps walked before it) passes to
+      // the next while they break rules: an action never takes effect in a run not begun.
+      let carried: Pick<ActionInput, 'begin' | 'steps'> = {};
       for (const action of input.actions) {
+        const attempt = { ...action, ...carried };
         try {
-          const outcome = await act(action);
+          const outcome = await act(attempt);
           if (outcome.notRunning) return { outcomes: [], finished: false, notRunning: true };
           outcomes.push(outcome);
+          carried = {};
         } catch (err) {
           if (!(err instanceof ApplicationFailure) || !err.nonRetryable) throw err;
           outcomes.push({ failed: err.message, failureType: err.type ?? null });
+          if (attempt.begin || attempt.steps?.length) carried = { begin: attempt.begin, steps: attempt.steps };
         }
       }
       const [first] = input.actions;
