@@ -49,8 +49,9 @@ export async function measureRequests(
       }, profile.measureMs);
       for (const target of TARGETS) progress(line(scenario.label, target, `max (${profile.concurrency} callers)`, max[target]));
       const halfRate = Math.max(1, max.deskflow.rps / 2);
-      const half = await inRounds(profile, async (target, _round, recorder) => {
-        await openLoop({ op: ops[target], rate: halfRate, durationMs: profile.halfRateMs / profile.rounds, recorder });
+      const half = await inRounds(profile, async (target, round, recorder) => {
+        const warmupMs = round === 0 ? profile.warmupMs : ROUND_WARMUP_MS;
+        await openLoop({ op: ops[target], rate: halfRate, durationMs: profile.halfRateMs / profile.rounds, warmupMs, recorder });
       }, profile.halfRateMs);
       for (const target of TARGETS) progress(line(scenario.label, target, `at ${halfRate.toFixed(0)}/s`, half[target]));
       figures.push({
@@ -72,7 +73,7 @@ export async function measureRequests(
 
 type Target = 'deskflow' | 'sql' | 'bareHttp';
 const TARGETS: Target[] = ['deskflow', 'sql', 'bareHttp'];
-/** Later rounds only wait for the callers to get going again. */
+/** Later rounds only wait for the callers (or the rate) to get going again. */
 const ROUND_WARMUP_MS = 200;
 
 /** Runs `profile.rounds` rounds of every target in turn, each recording into the target's own recorder. */

@@ -127,12 +127,15 @@ export async function burst(opts: { op: Op; concurrency: number; count: number }
  * Open loop at a constant rate: operation k is due at start + k/rate whether or not earlier
  * ones have answered, and its latency counts from when it was due, so a stalled target shows
  * in the figures instead of slowing the generator down (no coordinated omission). At most
- * `maxInFlight` operations wait at once; beyond that, due operations count as errors.
+ * `maxInFlight` operations wait at once; beyond that, due operations count as errors. The
+ * first `warmupMs` run at the same rate and do not count: what was measured before (a closed
+ * loop at the maximum) has settled when the window opens.
  */
-export async function openLoop(opts: { op: Op; rate: number; durationMs: number; maxInFlight?: number; recorder?: Recorder }): Promise<LoadResult> {
+export async function openLoop(opts: { op: Op; rate: number; durationMs: number; warmupMs?: number; maxInFlight?: number; recorder?: Recorder }): Promise<LoadResult> {
   const recorder = opts.recorder ?? new Recorder();
   const maxInFlight = opts.maxInFlight ?? 1024;
-  const total = Math.max(1, Math.round((opts.rate * opts.durationMs) / 1000));
+  const warmup = Math.round((opts.rate * (opts.warmupMs ?? 0)) / 1000);
+  const total = warmup + Math.max(1, Math.round((opts.rate * opts.durationMs) / 1000));
   const interval = 1000 / opts.rate;
   const started = performance.now();
   const pending = new Set<Promise<void>>();
@@ -140,19 +143,24 @@ export async function openLoop(opts: { op: Op; rate: number; durationMs: number;
     const due = started + k * interval;
     const wait = due - performance.now();
     if (wait > 1) await sleep(wait);
+    const counts = k >= warmup;
     if (pending.size >= maxInFlight) {
-      recorder.failed(new Error(`more than ${maxInFlight} operations waiting`));
+      if (counts) recorder.failed(new Error(`more than ${maxInFlight} operations waiting`));
       continue;
     }
     const p = opts.op(next()).then(
-      () => recorder.ok(due),
-      (err) => recorder.failed(err),
+      () => {
+        if (counts) recorder.ok(due);
+      },
+      (err) => {
+        if (counts) recorder.failed(err);
+      },
     );
     pending.add(p);
     void p.finally(() => pending.delete(p));
   }
   await Promise.all(pending);
-  return recorder.result(Math.max(opts.durationMs, performance.now() - started) / 1000);
+  return recorder.result(Math.max(opts.durationMs, performance.now() - started - (opts.warmupMs ?? 0)) / 1000);
 }
 
 export function sleep(ms: number): Promise<void> {

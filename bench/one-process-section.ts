@@ -43,7 +43,7 @@ export async function measureOneProcess(
     const create = async (i: number) => void (await createTicket(api, i));
     const createMax = await closedLoop({ op: create, concurrency: profile.concurrency, durationMs: profile.measureMs, warmupMs: profile.warmupMs });
     const halfRate = Math.max(1, createMax.rps / 2);
-    const createHalfRate = await openLoop({ op: create, rate: halfRate, durationMs: profile.halfRateMs * profile.rounds });
+    const createHalfRate = await openLoop({ op: create, rate: halfRate, durationMs: profile.halfRateMs * profile.rounds, warmupMs: profile.warmupMs });
     progress(
       `  create ticket: max ${createMax.rps.toFixed(0)}/s (p99 ${createMax.p99Ms.toFixed(0)} ms); ` +
         `at ${halfRate.toFixed(0)}/s p50 ${createHalfRate.p50Ms.toFixed(1)} ms, p99 ${createHalfRate.p99Ms.toFixed(1)} ms`,
