@@ -76,6 +76,17 @@ export function connectionProblem(err: unknown): string {
   return base && !detail.toLowerCase().startsWith(base) ? `${base} (${detail})` : detail || base || 'failed';
 }
 
+/**
+ * Why a session that had its folder open failed. A command sent after the server's BYE and
+ * before the socket closed is refused by the IMAP library as "No mailbox is selected" (the
+ * BYE ended the selected state): the server closed the connection, and its BYE says why.
+ */
+export function sessionProblem(err: unknown, client: { byeReason?: string } | null): string {
+  const bye = client?.byeReason;
+  if (bye && (err as { code?: string } | undefined)?.code === 'NoMailboxSelected') return `the server closed the connection (${bye})`;
+  return connectionProblem(err);
+}
+
 export class MailCheckError extends Error {
   constructor(message: string) {
     super(message);

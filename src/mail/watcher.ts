@@ -2,7 +2,7 @@ import type { ImapFlow } from 'imapflow';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sql } from '../common/sql.ts';
 import type { Logger } from '../logger.ts';
-import { connectionProblem, imapClient } from './connections.ts';
+import { connectionProblem, imapClient, sessionProblem } from './connections.ts';
 import { Mailbox } from './entity.ts';
 import type { MailImporter } from './importer.ts';
 import { secretContext } from './mailboxes.ts';
@@ -89,7 +89,7 @@ export class MailboxWatcher {
         if (this.running) throw new Error('the IMAP server closed the connection');
       } catch (err) {
         if (!this.running) break;
-        const problem = connectionProblem(err);
+        const problem = sessionProblem(err, client);
         this.logger.warn('mailbox not readable; will retry', { mailboxId: this.mailboxId, error: problem, retryInMs: backoffMs });
         await this.recordState('error', problem).catch(() => {});
         await this.pause(backoffMs);
