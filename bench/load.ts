@@ -134,7 +134,8 @@ export async function burst(opts: { op: Op; concurrency: number; count: number }
 export async function openLoop(opts: { op: Op; rate: number; durationMs: number; warmupMs?: number; maxInFlight?: number; recorder?: Recorder }): Promise<LoadResult> {
   const recorder = opts.recorder ?? new Recorder();
   const maxInFlight = opts.maxInFlight ?? 1024;
-  const warmup = Math.round((opts.rate * (opts.warmupMs ?? 0)) / 1000);
+  const warmupMs = opts.warmupMs ?? 0;
+  const warmup = Math.round((opts.rate * warmupMs) / 1000);
   const total = warmup + Math.max(1, Math.round((opts.rate * opts.durationMs) / 1000));
   const interval = 1000 / opts.rate;
   const started = performance.now();
@@ -160,7 +161,7 @@ export async function openLoop(opts: { op: Op; rate: number; durationMs: number;
     void p.finally(() => pending.delete(p));
   }
   await Promise.all(pending);
-  return recorder.result(Math.max(opts.durationMs, performance.now() - started - (opts.warmupMs ?? 0)) / 1000);
+  return recorder.result(Math.max(opts.durationMs, performance.now() - started - warmupMs) / 1000);
 }
 
 export function sleep(ms: number): Promise<void> {

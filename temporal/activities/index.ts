@@ -215,9 +215,9 @@ export function createActivities(deps: ActivityDeps) {
      * in its own transaction, in order, the first with the steps walked before them (and, when
      * asked, beginning the run; passed on to the next when it breaks a rule). One that breaks a
      * rule fails alone, as its own outcome; an error worth retrying (the database away) fails
-     * the whole call, and the retry finds the actions already taken by their recorded steps. With `finish`, when every action succeeded
-     * and none has a mail to deliver, the run ends completed here too: the actions were the
-     * last nodes it had to run.
+     * the whole call, and the retry finds the actions already taken by their recorded steps.
+     * With `finish`, when every action succeeded and none has a mail to deliver, the run ends
+     * completed here too: the actions were the last nodes it had to run.
      */
     async runActions(input: { actions: ActionInput[]; finish?: boolean }): Promise<BatchAnswer> {
       const atOnce = await takeChangesAtOnce(deps, input);

@@ -67,7 +67,10 @@ const runStatuses = (page: ConsolePage) =>
 /** What went wrong in the page: script errors and CSP refusals (a refused request's own 4xx log line is expected). */
 const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
 
-/** Waits until the canvas draws exactly `count` edges (of a class, such as those a run followed). */
+/**
+ * Waits until the canvas draws exactly `count` edges (of a class, such as those a run followed):
+ * React Flow draws a node's edges only once it has measured the node, a frame after the node.
+ */
 const edgesShown = (page: ConsolePage, count: number, which = '.react-flow__edge') =>
   eventually(async () => ((await page.$$(which)).length === count ? true : undefined), 10_000, `${count} edges drawn (${which})`);
 
@@ -311,7 +314,6 @@ describe('the console in Chromium', () => {
 
     await press(page, 'Control', 'z');
     await page.waitForSelector(node('tag'));
-    // React Flow draws a node's edges only once the node has been measured: a frame later.
     await edgesShown(page, 5);
     await page.waitForSelector('[data-testid=unsaved]', { hidden: true });
     // The trigger cannot be deleted: a graph has exactly one.
