@@ -212,15 +212,24 @@ export const isFinished = (e: ExecutionView) => ['completed', 'failed', 'cancell
 
 /**
  * Waits until the relay has delivered every event of the workspace and no execution of it is
- * unfinished: nothing more will start unless something new happens. Returns the events.
+ * unfinished: nothing more will start unless something new happens. Returns the events. Both
+ * are read in one snapshot: a run that ends in the same commit as the event it writes, between
+ * two separate reads, would look settled with its event unseen.
  */
 export async function settled(app: EngineApp, workspaceId: string, timeoutMs = 20_000): Promise<OutboxEvent[]> {
-  return eventually(async () => {
-    const em = app.orm.em.fork();
-    const events = await em.find(OutboxEvent, { workspace: workspaceId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    const open = await em.count(Execution, { workspace: workspaceId, status: { $in: ['pending', 'running'] } });
-    return events.every((e) => e.deliveredAt !== null) && open === 0 ? events : undefined;
-  }, timeoutMs, `every event of workspace ${workspaceId} delivered and every execution finished`);
+  return eventually(
+    () =>
+      app.orm.em.fork().transactional(
+        async (em) => {
+          const events = await em.find(OutboxEvent, { workspace: workspaceId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+          const open = await em.count(Execution, { workspace: workspaceId, status: { $in: ['pending', 'running'] } });
+          return events.every((e) => e.deliveredAt !== null) && open === 0 ? events : undefined;
+        },
+        { isolationLevel: 'repeatable read', readOnly: true },
+      ),
+    timeoutMs,
+    `every event of workspace ${workspaceId} delivered and every execution finished`,
+  );
 }
 
 /** A ticket as GET /api/v1/tickets/:id shows it. */
