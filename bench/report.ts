@@ -211,7 +211,7 @@ function markdownTable(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** The text for stdout, and the Markdown the README's Performance section shows. */
+/** The text for stdout, and the Markdown docs/performance.md shows. */
 export function renderTables(r: Results, rows: SummaryRow[], markdown: boolean): string {
   const table = markdown ? markdownTable : textTable;
   const parts = [markdown ? `_${describeRun(r)}_` : describeRun(r), '', table(SUMMARY_HEADER, summaryCells(rows))];
@@ -271,7 +271,7 @@ export function harnessErrors(r: Results): string[] {
 
 /**
  * Writes the JSON, the Markdown tables and the SVG chart. A full run of every section writes
- * bench/results/<time>.json and the latest.* files the README shows; other runs go to
+ * bench/results/<time>.json and the latest.* files docs/performance.md shows; other runs go to
  * bench/results/scratch/ (not committed).
  */
 export async function writeResults(r: Results, opts: { latest: boolean }): Promise<{ table: string; files: string[]; errors: string[] }> {
@@ -289,22 +289,23 @@ export async function writeResults(r: Results, opts: { latest: boolean }): Promi
     [`${base}.svg`, renderChart(results, rows)],
   ];
   for (const [file, text] of files) await fs.writeFile(file, text);
-  if (opts.latest && (await updateReadme(results, rows))) files.push([path.join(repoRoot, 'README.md'), '']);
+  if (opts.latest && (await updatePerformancePage(results, rows))) files.push([PERFORMANCE_PAGE, '']);
   return { table: renderTables(results, rows, false), files: files.map(([f]) => path.relative(repoRoot, f)), errors: harnessErrors(results) };
 }
 
-const README_BEGIN = '<!-- bench:begin (written by npm run bench) -->';
-const README_END = '<!-- bench:end -->';
+/** The page whose bench table a full run rewrites. */
+const PERFORMANCE_PAGE = path.join(repoRoot, 'docs', 'performance.md');
+const TABLE_BEGIN = '<!-- bench:begin (written by npm run bench) -->';
+const TABLE_END = '<!-- bench:end -->';
 
-/** Puts the summary of a full run between the README's bench markers; false when it has none. */
-async function updateReadme(r: Results, rows: SummaryRow[]): Promise<boolean> {
-  const file = path.join(repoRoot, 'README.md');
-  const readme = await fs.readFile(file, 'utf8').catch(() => '');
-  const begin = readme.indexOf(README_BEGIN);
-  const end = readme.indexOf(README_END);
+/** Puts the summary of a full run between the bench markers of docs/performance.md; false when it has none. */
+async function updatePerformancePage(r: Results, rows: SummaryRow[]): Promise<boolean> {
+  const page = await fs.readFile(PERFORMANCE_PAGE, 'utf8').catch(() => '');
+  const begin = page.indexOf(TABLE_BEGIN);
+  const end = page.indexOf(TABLE_END);
   if (begin < 0 || end < begin) return false;
   const notes = harnessNotes(r).map((n) => `- ${n}`);
-  const block = [README_BEGIN, '', `_${describeRun(r)}_`, '', markdownTable(SUMMARY_HEADER, summaryCells(rows)), ...(notes.length ? ['', ...notes] : []), '', README_END];
-  await fs.writeFile(file, readme.slice(0, begin) + block.join('\n') + readme.slice(end + README_END.length));
+  const block = [TABLE_BEGIN, '', `_${describeRun(r)}_`, '', markdownTable(SUMMARY_HEADER, summaryCells(rows)), ...(notes.length ? ['', ...notes] : []), '', TABLE_END];
+  await fs.writeFile(PERFORMANCE_PAGE, page.slice(0, begin) + block.join('\n') + page.slice(end + TABLE_END.length));
   return true;
 }

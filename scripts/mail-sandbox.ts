@@ -1,5 +1,5 @@
 // A support mailbox to try Deskflow's e-mail channel on one machine, without a mail provider
-// (README, "Connect a mailbox"): Dovecot serving one IMAP mailbox, and Mailpit taking the mail
+// (docs/mail.md): Dovecot serving one IMAP mailbox, and Mailpit taking the mail
 // Deskflow sends and showing it in a web page. Both run from a temporary directory and stop,
 // leaving nothing behind, on Ctrl-C. Needs Dovecot (Debian: apt-get install dovecot-imapd) and
 // Mailpit (go install github.com/axllent/mailpit@v1.27.11, on PATH or at MAILPIT_PATH).

@@ -4,7 +4,7 @@ import { createLogger } from '../../src/logger.ts';
 import { client, createWorkspace, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
 
 /**
- * README "Observability": every request gets an id and one JSON log line, credentials never reach
+ * docs/observability.md: every request gets an id and one JSON log line, credentials never reach
  * the logs, and GET /metrics (METRICS_TOKEN) serves process and HTTP metrics next to what the
  * database says. Runs the real app on the test database, its log lines captured.
  */

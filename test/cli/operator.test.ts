@@ -7,7 +7,7 @@ import { eventually } from '../helpers/engine.ts';
 import { admin, jsonOutput, UUID, type CliResult } from './run-cli.ts';
 
 /**
- * The operator's side of the admin CLI (README "Admin CLI"): finding a workspace and its keys,
+ * The operator's side of the admin CLI (docs/admin-cli.md): finding a workspace and its keys,
  * seeing which key was used when, and revoking one by what `key list` shows, without SQL. Run
  * as separate processes on the run's test database, checked through the real HTTP API.
  */

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runNode } from './run-cli.ts';
 
-/** README "Configuration": a setting the process cannot honour stops it at start with a message naming it. */
+/** docs/configuration.md: a setting the process cannot honour stops it at start with a message naming it. */
 describe('npm run start:worker with TEMPORAL_METRICS_PORT', () => {
   it('stops at once, saying so, when the port is taken', async () => {
     const taken = net.createServer();

@@ -10,7 +10,7 @@ import { freePort } from '../helpers/ports.ts';
 import { ownDatabase, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 
 /**
- * README "Quick start" and "Running in production": how a Deskflow process stops behind a load
+ * docs/operations.md, "Starting and stopping" and "Running in production": how a Deskflow process stops behind a load
  * balancer (drain, then stop), and that a second `npm start` on the same data directory is
  * refused before it touches anything. Real processes (`node src/server.ts`), as npm runs them.
  */

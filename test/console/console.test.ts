@@ -1,5 +1,5 @@
 // The console (GET /console) in Debian's Chromium, against the real API, database and Temporal:
-// an operator draws the README's "Escalate urgent tickets" from an empty workflow with mouse and
+// an operator draws the tutorial's "Escalate urgent tickets" from an empty workflow with mouse and
 // keyboard, saves and activates it, and watches its run; tries a workflow; sees the server's
 // objections on the node they are about; meets a colleague's save as a conflict; undoes a
 // deletion; and the page talks to Deskflow only and shows what users wrote as text.
@@ -16,10 +16,10 @@ const app = useEngineApp({ console: { temporalUiUrl: TEMPORAL_UI, temporalNamesp
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
 
-/** Screenshots for the README: `CONSOLE_SCREENSHOTS=1 npx vitest run test/console`. */
+/** Screenshots for docs/console.md and the README: `CONSOLE_SCREENSHOTS=1 npx vitest run test/console`. */
 const screenshots = process.env.CONSOLE_SCREENSHOTS ? path.resolve('docs/images') : null;
 
-/** The README's "Escalate urgent tickets", as written there. */
+/** The tutorial's "Escalate urgent tickets" (docs/automations-tutorial.md), as written there. */
 const URGENT = {
   name: 'Escalate urgent tickets',
   triggerType: 'ticket_created',

@@ -5,7 +5,7 @@ import { openOrm } from '../../src/db/orm.ts';
 import { ownDatabase } from '../helpers/server-process.ts';
 
 /**
- * README "Upgrading": an upgrade applies the migrations first, then replaces the API and worker
+ * docs/operations.md, "Upgrading Deskflow": an upgrade applies the migrations first, then replaces the API and worker
  * processes in any order, so for a while processes of the previous release run on the new
  * schema. That holds while every migration only adds (expand): nothing an older process reads
  * or writes goes away, changes type, or starts refusing what it writes. Removing something

@@ -11,7 +11,7 @@ import { actionNode, triggerNode } from '../helpers/workflows.ts';
 import { repoRoot } from '../cli/run-cli.ts';
 
 /**
- * README "Upgrading Deskflow": migrations first, then the processes in any order. Midway, the
+ * docs/operations.md, "Upgrading Deskflow": migrations first, then the processes in any order. Midway, the
  * previous release's API runs on this release's schema beside this release's relay and worker.
  * Here it does: the previous release's code (from git) serves the API on a database migrated by
  * this release, its writes start automations that this release's worker runs, and it reads

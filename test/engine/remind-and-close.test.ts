@@ -5,23 +5,24 @@ import { repoRoot } from '../cli/run-cli.ts';
 import { engineWorkspace, openTicket, readMessages, readTicket, runThrough, stepStates, useEngineApp, type ExecutionView } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 
-// The README's "Remind, then close" automation, exactly as the README writes it but with its
-// waits shortened to seconds of an always-open calendar (the README's counts office hours), in
+// The tutorial's "Remind, then close" automation (docs/automations-tutorial.md), exactly as it is
+// written there but with its waits shortened to seconds of an always-open calendar (the
+// tutorial's counts office hours), in
 // each case its table lists: a run decides after every wait on the ticket as it is then, so a
 // customer who answered is neither reminded nor closed on.
 
 const app = useEngineApp();
 
 /**
- * The workflow the README's shell block creates, its calendar (`'"$CALENDAR"'` in the shell)
+ * The workflow the tutorial's shell block creates, its calendar (`'"$CALENDAR"'` in the shell)
  * the given one, with 16 open hours → 2 s and 40 → 3 s.
  */
-function readmeWorkflow(calendarId: string) {
-  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const block = /```sh\n(REMIND=\$\([\s\S]*?)```/.exec(readme)?.[1];
-  if (!block) throw new Error('README has no "Remind, then close" block');
+function tutorialWorkflow(calendarId: string) {
+  const tutorial = fs.readFileSync(path.join(repoRoot, 'docs', 'automations-tutorial.md'), 'utf8');
+  const block = /```sh\n(REMIND=\$\([\s\S]*?)```/.exec(tutorial)?.[1];
+  if (!block) throw new Error('docs/automations-tutorial.md has no "Remind, then close" block');
   const json = /-d '(\{[\s\S]*?\})' \|/.exec(block)?.[1];
-  if (!json) throw new Error('the README block has no JSON body');
+  if (!json) throw new Error("the tutorial's block has no JSON body");
   const body = JSON.parse(json.replaceAll(`'"$CALENDAR"'`, calendarId));
   const shortened = { 57600: 2, 144000: 3 } as Record<number, number>;
   for (const node of body.workflowJson.nodes) {
@@ -41,10 +42,10 @@ async function alwaysOpen(api: Client): Promise<string> {
 
 const CUSTOMER = { customerEmail: 'casey@example.com', customerName: 'Casey', subject: 'Printer on fire' };
 
-/** A workspace with the README's workflow active and a ticket made pending, which starts its run. */
+/** A workspace with the tutorial's workflow active and a ticket made pending, which starts its run. */
 async function pendingTicket(): Promise<{ api: Client; workflowId: string; ticketId: string }> {
   const { api } = await engineWorkspace(app);
-  const body = readmeWorkflow(await alwaysOpen(api));
+  const body = tutorialWorkflow(await alwaysOpen(api));
   expect(body.workflowJson.nodes.map((n: { id: string }) => n.id)).toEqual(['updated', 'now-pending', 'wait-2-days', 'still-pending', 'remind', 'reply-in-5-days', 'still-unanswered', 'close']);
   const created = await api.post('/api/workflows', body);
   expect(created.status).toBe(201);
@@ -60,7 +61,7 @@ const reply = (api: Client, ticketId: string) =>
   api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Yes! Still smoking, please call me.', senderEmail: CUSTOMER.customerEmail });
 const outbound = async (api: Client, ticketId: string) => (await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound').map((m) => m.body);
 
-describe('the README "Remind, then close" automation', () => {
+describe('the tutorial\'s "Remind, then close" automation', () => {
   it('without an answer: reminds once, then closes the ticket', async () => {
     const { api, workflowId, ticketId } = await pendingTicket();
 

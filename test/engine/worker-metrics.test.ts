@@ -9,7 +9,7 @@ import { freePort } from '../helpers/ports.ts';
 import { spawnWorker } from '../helpers/worker-process.ts';
 import { actionNode } from '../helpers/workflows.ts';
 
-// README "Observability": with TEMPORAL_METRICS_PORT the Temporal SDK serves the worker's own
+// docs/observability.md, "Worker metrics": with TEMPORAL_METRICS_PORT the Temporal SDK serves the worker's own
 // metrics (temporal_…) in Prometheus format, and GET /metrics of a process that also runs the
 // worker adds them. The worker runs in a process of its own here, its runtime installed as the
 // server installs it (the test process has one already, and a process has only one).

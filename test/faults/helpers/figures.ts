@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './deskflow.ts';
 
-/** One row of the fault suite's table (README, Reliability). */
+/** One row of the fault suite's table (docs/reliability.md). */
 export type FaultFigures = {
   fault: string;
   accepted: number;

@@ -14,7 +14,7 @@ import {
   type Canvas,
 } from '../../../console/src/model/canvas.ts';
 
-/** The README's "Escalate urgent tickets", as the API stores it (no positions, unlabelled join edges). */
+/** The tutorial's "Escalate urgent tickets" (docs/automations-tutorial.md), as the API stores it (no positions, unlabelled join edges). */
 const urgent = (): WorkflowGraph =>
   ({
     nodes: [

@@ -7,13 +7,15 @@ import { createWorkspace, useTestApp } from '../helpers/app.ts';
 import { repoRoot } from '../cli/run-cli.ts';
 
 /**
- * The README's examples, run as a reader runs them: their shell blocks in order, in one bash,
- * against a real server.
+ * The examples of the docs, run as a reader runs them: their shell blocks in order, in one bash,
+ * against a real server. The set-up and the tickets are the API guide's, the automations the
+ * tutorial's.
  */
-const blocks = [...fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const PAGES = ['docs/api.md', 'docs/automations-tutorial.md'];
+const blocks = PAGES.flatMap((page) => [...fs.readFileSync(path.join(repoRoot, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!));
 const block = (what: string, test: (text: string) => boolean) => {
   const found = blocks.find(test);
-  if (!found) throw new Error(`README has no shell block for ${what}`);
+  if (!found) throw new Error(`${PAGES.join(' and ')} have no shell block for ${what}`);
   return found;
 };
 
@@ -34,15 +36,20 @@ async function runAsReader(steps: string[]): Promise<string> {
   return stdout;
 }
 
-describe('README', () => {
+/** `steps` as runAsReader runs them, then the id the shell variable `name` holds, which must be a UUID. */
+async function runKeeping(name: string, steps: string[]): Promise<{ stdout: string; id: string }> {
+  const stdout = await runAsReader([...steps, `echo; echo "${name}=$${name}"`]);
+  const id = new RegExp(`^${name}=(\\S+)$`, 'm').exec(stdout)?.[1];
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  return { stdout, id: id! };
+}
+
+describe('the examples of the docs', () => {
   it('the Node.js webhook sender runs as written after the shell steps', async () => {
-    const stdout = await runAsReader([
+    const { stdout, id: ticket } = await runKeeping('TICKET', [
       block('the webhook workflow', (b) => b.startsWith('HOOK=$(')),
       block('the Node.js sender', (b) => b.includes('node --input-type=module')),
-      'echo "ticket=$TICKET"',
     ]);
-    const ticket = /^ticket=(\S+)$/m.exec(stdout)?.[1];
-    expect(ticket).toMatch(/^[0-9a-f-]{36}$/);
     // The signed request was accepted and names the ticket the shell steps created.
     expect(stdout).toMatch(/202 \{\s+execution: \{/);
     expect(stdout).toContain(`ticketId: '${ticket}'`);
@@ -50,13 +57,10 @@ describe('README', () => {
   });
 
   it('"Remind, then close" creates its calendar, then an active workflow that counts its open hours, as written', async () => {
-    const stdout = await runAsReader([
+    const { stdout, id: calendarId } = await runKeeping('CALENDAR', [
       block('the business-hours calendar', (b) => b.startsWith('CALENDAR=$(')),
       block('remind, then close', (b) => b.startsWith('REMIND=$(')),
-      'echo; echo "calendar=$CALENDAR"',
     ]);
-    const calendarId = /^calendar=(\S+)$/m.exec(stdout)?.[1];
-    expect(calendarId).toMatch(/^[0-9a-f-]{36}$/);
     const workflow = JSON.parse(stdout.split('\n').find((line) => line.startsWith('{"workflow"'))!).workflow;
     expect(workflow).toMatchObject({ name: 'Remind, then close', isActive: true });
     const waits = workflow.workflowJson.nodes.filter((n: { data: { calendarId?: string } }) => n.data.calendarId !== undefined);
