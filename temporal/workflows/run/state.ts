@@ -8,8 +8,9 @@ import { Together } from './together.ts';
 export type Visit = { node: GraphNode; startedAt: Date; seq: number };
 
 /**
- * What one run of runAutomation knows while it walks its graph. Parallel branches share it;
- * each field says who changes it.
+ * What one run of runAutomation knows while it walks its graph: its input, its ticket as last
+ * read, the steps not yet written, its clock, its waits, the node that failed, the nodes it
+ * visited, how it begins and the actions it takes together. Parallel branches share it.
  */
 export class RunState {
   readonly input: RunGraphInput;

@@ -26,8 +26,8 @@ const patchCalls = workflowSources.flatMap((file) =>
   [...codeOf(file).matchAll(/\b(?:patched|deprecatePatch)\(\s*([^)]*?)\s*\)/g)].map((m) => ({ file: path.relative(root, file), argument: m[1] })),
 );
 
-const constants = new Map(Object.entries(ledger).filter((e): e is [string, string] => typeof e[1] === 'string'));
-const ids = ledger.PATCHES.map((p) => p.id);
+const constants = new Map(Object.entries(ledger as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+const ids: string[] = ledger.PATCHES.map((p) => p.id);
 
 /** The patch ids whose markers a saved history holds. */
 function markersOf(history: string): string[] {
@@ -52,7 +52,7 @@ describe('the patch ledger', () => {
 
   it('lists each patch once, and only patches still in use', () => {
     expect(new Set(ids).size).toBe(ids.length);
-    const used = new Set(patchCalls.map((c) => constants.get(c.argument)));
+    const used = new Set<string | undefined>(patchCalls.map((c) => constants.get(c.argument)));
     for (const id of ids) expect(used.has(id), `${id} is in the ledger but no workflow asks patched() or deprecatePatch() about it`).toBe(true);
   });
 
