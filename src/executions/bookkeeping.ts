@@ -46,7 +46,7 @@ export class RunBookkeeping {
     return { status, fresh };
   }
 
-  async statusOf(executionId: string, em: EntityManager = this.em): Promise<ExecutionStatus | null> {
+  private async statusOf(executionId: string, em: EntityManager): Promise<ExecutionStatus | null> {
     const [row] = await sql<{ status: ExecutionStatus }>(em, 'select "status" from "executions" where "id" = $1', [executionId]);
     return row?.status ?? null;
   }
