@@ -24,33 +24,29 @@ export class RunBookkeeping {
   }
 
   /**
-   * pending → running, with the steps walked before the first effect. Returns the status
-   * afterwards (`cancelled` when it was cancelled before it began; null when it is gone). Each
-   * statement stands alone and is safe to repeat (a retry finds the run running and records
-   * the same steps again), so no transaction is needed: one statement where a run begins, as
-   * most do, from the state it was created in. Within a caller's transaction with `em`.
+   * The one way a run begins: pending → running, with the steps walked before its first effect.
+   * Answers the status afterwards (`cancelled` when it was cancelled before it began; null when
+   * it is gone) and whether it was pending until now (`fresh`: nothing of it has taken effect
+   * before). Each statement stands alone and is safe to repeat (a retry finds the run running
+   * and records the same steps again), so no transaction is needed: one statement where a run
+   * begins, as most do, from the state it was created in. Within a caller's transaction with
+   * `em`. With `endingAt` a pending run goes straight to completed at that instant: the
+   * caller's transaction holds the whole rest of the run (runActions taking its last nodes).
    */
-  async begin(executionId: string, steps: StepRecord[] = [], em: EntityManager = this.em): Promise<ExecutionStatus | null> {
-    const status = (await this.leavePending(executionId, em)) ? 'running' : await this.statusOf(executionId, em);
-    if (status === 'running') await this.recordSteps(executionId, steps, em);
-    return status;
-  }
-
-  /**
-   * pending → running in one statement; true when the run was pending, so nothing of it has
-   * taken effect before. With `completedAt` it goes straight to completed: the caller's
-   * transaction holds the whole rest of the run.
-   */
-  async leavePending(executionId: string, em: EntityManager = this.em, completedAt: Date | null = null): Promise<boolean> {
+  async begin(executionId: string, opts: { steps?: StepRecord[]; em?: EntityManager; endingAt?: Date } = {}): Promise<{ status: ExecutionStatus | null; fresh: boolean }> {
+    const { steps = [], em = this.em, endingAt = null } = opts;
     const left = await sql(
       em,
       `update "executions" set "status" = $2, "completed_at" = $3, "dispatched_at" = coalesce("dispatched_at", now()) where "id" = $1 and "status" = 'pending' returning "id"`,
-      [executionId, completedAt ? 'completed' : 'running', completedAt],
+      [executionId, endingAt ? 'completed' : 'running', endingAt],
     );
-    return left.length > 0;
+    const fresh = left.length > 0;
+    const status = fresh ? (endingAt ? 'completed' : 'running') : await this.statusOf(executionId, em);
+    if (status === 'running') await this.recordSteps(executionId, steps, em);
+    return { status, fresh };
   }
 
-  async statusOf(executionId: string, em: EntityManager = this.em): Promise<ExecutionStatus | null> {
+  private async statusOf(executionId: string, em: EntityManager): Promise<ExecutionStatus | null> {
     const [row] = await sql<{ status: ExecutionStatus }>(em, 'select "status" from "executions" where "id" = $1', [executionId]);
     return row?.status ?? null;
   }
@@ -86,24 +82,21 @@ export class RunBookkeeping {
     return em.findOne(ExecutionStep, { execution: executionId, nodeId });
   }
 
-  /** The run completed at `at`, unless it already ended. */
-  async complete(executionId: string, at: Date, em: EntityManager = this.em): Promise<void> {
-    await em.nativeUpdate(Execution, { id: executionId, status: { $in: ['pending', 'running'] } }, { status: 'completed', error: null, completedAt: at });
-  }
-
   /**
-   * Records the end of a run; an execution that already ended keeps its first outcome. A step
-   * still waiting (a delay or wait_for_reply cut short by a cancel or by a failure on another
-   * branch) ends with it, as cancelled with the reason: no finished execution shows a step waiting.
+   * The one way a run ends: records its end; an execution that already ended keeps its first
+   * outcome. A step still waiting (a delay or wait_for_reply cut short by a cancel or by a
+   * failure on another branch) ends with it, as cancelled with the reason: no finished execution
+   * shows a step waiting. `at` (now unless given) is when it ended; within a caller's
+   * transaction with `em`.
    */
-  async finish(executionId: string, status: 'completed' | 'failed' | 'cancelled', error: string | null, steps: StepRecord[] = []): Promise<void> {
-    const now = new Date();
+  async finish(executionId: string, status: 'completed' | 'failed' | 'cancelled', error: string | null, steps: StepRecord[] = [], opts: { em?: EntityManager; at?: Date } = {}): Promise<void> {
+    const { em: within = this.em, at: now = new Date() } = opts;
     // A run that completed with every step recorded (the usual end) is one statement.
     if (status === 'completed' && steps.length === 0) {
-      await this.complete(executionId, now);
+      await within.nativeUpdate(Execution, { id: executionId, status: { $in: ['pending', 'running'] } }, { status: 'completed', error: null, completedAt: now });
       return;
     }
-    await this.em.transactional(async (em) => {
+    await within.transactional(async (em) => {
       const ended = await em.nativeUpdate(Execution, { id: executionId, status: { $in: ['pending', 'running'] } }, { status, error, completedAt: now });
       if (ended === 0) return;
       // A node never reached carries the time the execution ended.

@@ -6,10 +6,8 @@ import type { Logger } from '../../src/logger.ts';
 import { createServices } from '../../src/services.ts';
 import { isTicketChange, ticketChangeOf, type TicketChange } from '../../src/tickets/change.ts';
 import { ticketContext } from '../../src/tickets/context.ts';
-import type { ActionInput, BatchOutcome } from './index.ts';
 import { toRecord } from './steps.ts';
-
-export type BatchAnswer = { outcomes: BatchOutcome[]; finished: boolean; notRunning?: true };
+import type { ActionInput, BatchAnswer } from './types.ts';
 
 /**
  * The usual batch of runActions, taken in one transaction: changes of the run's ticket (tags,
@@ -42,16 +40,17 @@ export async function takeChangesAtOnce(
       const run = new RunBookkeeping(em);
       const now = new Date();
       // A run that was pending has taken no action yet; one already running may have (a retry).
-      const began = first.begin === true && (await run.leavePending(executionId, em, finishing ? now : null));
+      const start = first.begin === true ? await run.begin(executionId, { em, endingAt: finishing ? now : undefined }) : null;
+      const began = start?.fresh === true;
       if (!began) {
         // Cancelled or ended meanwhile, or an action taken by an earlier attempt: one by one answers that.
-        const untouched = (!first.begin || (await run.statusOf(executionId, em)) === 'running') && !(await run.anyCompleted(executionId, nodeIds, em));
+        const untouched = (!start || start.status === 'running') && !(await run.anyCompleted(executionId, nodeIds, em));
         if (!untouched) return null;
       }
       const tickets = await createServices(em, { logger: deps.logger }).tickets.updateInTurn(workspaceId, ticketId, changes, actor, { at: now });
       const steps = input.actions.map((a): StepRecord => ({ nodeId: a.nodeId, seq: a.seq, status: 'completed', result: undefined, startedAt: new Date(a.startedAt), completedAt: now }));
       await run.recordSteps(executionId, [...(first.steps ?? []).map(toRecord), ...steps], em);
-      if (finishing && !began) await run.complete(executionId, now, em);
+      if (finishing && !began) await run.finish(executionId, 'completed', null, [], { em, at: now });
       return { outcomes: tickets.map((ticket) => ({ ticket: ticketContext(ticket), completedAt: now.toISOString() })), finished: finishing };
     });
   } catch (err) {

@@ -1,20 +1,7 @@
 import type { StepRecord } from '../../src/executions/bookkeeping.ts';
-import type { StepStatus } from '../../src/executions/entity.ts';
+import type { StepInput } from './types.ts';
 
-/** A step as the workflow passes it (dates arrive as ISO strings once serialized). */
-export type StepInput = {
-  nodeId: string;
-  seq?: number;
-  status: StepStatus;
-  result?: unknown;
-  startedAt: Date | string;
-  completedAt: Date | string | null;
-  error?: string | null;
-  /** Of a wait: when it ends. */
-  until?: Date | string | null;
-};
-
-/** A step as the bookkeeping records it. */
+/** A step as the bookkeeping records it (the workflow passes dates as ISO strings once serialized). */
 export const toRecord = (step: StepInput): StepRecord => ({
   ...step,
   startedAt: new Date(step.startedAt),

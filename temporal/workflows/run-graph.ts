@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import { evaluateCondition, GraphWalker, nodeById, renderAction, walk, type ActionData, type GraphNode, type RunContext } from '../../src/graph/index.ts';
 import type { RunGraphInput } from '../../src/executions/run-input.ts';
-import type { Activities, ActionOutcome } from '../activities/index.ts';
+import type { Activities, ActionOutcome } from '../activities/types.ts';
 import { customerReplied } from './signals.ts';
 import { failureMessage } from './failure-message.ts';
 

@@ -1,5 +1,5 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../activities/types.ts';
 
 const options = { startToCloseTimeout: '2 minutes', retry: { initialInterval: '1 second', maximumInterval: '30 seconds' } } as const;
 const { unfinishedEarlierTickRuns } = proxyActivities<Activities>({ ...options, summary: 'is an earlier tick still running?' });
