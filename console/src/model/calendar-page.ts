@@ -4,7 +4,7 @@
 // makes the calls). Unit-tested in test/unit/console/calendar-page.test.ts.
 
 import { WEEKDAYS, type Weekday } from '../../../src/graph/index.ts';
-import { ApiError } from '../api.ts';
+import { ApiError } from '../api-types.ts';
 import { calendarForm, placeCalendarIssues, type Calendar, type CalendarForm, type CalendarIssues, type HoursRow } from './calendar-form.ts';
 
 export type CalendarPageState = {

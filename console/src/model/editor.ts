@@ -4,10 +4,9 @@
 // answered (console/src/pages/editor/useEditor.ts makes the calls); what the page shows is read
 // from the state by the functions below it. Unit-tested in test/unit/console/editor.test.ts.
 
-import type { Connection, EdgeChange, NodeChange } from '@xyflow/react';
 import { validateGraph, type TriggerType, type WorkflowGraph } from '../../../src/graph/index.ts';
-import { ApiError, type Workflow, type WorkflowPatch } from '../api.ts';
-import { canvasToGraph, connect, copy, freshNodeId, paste, relabelEdges, removeNodes, sameGraph, type Canvas, type CanvasNode, type Clip } from './canvas.ts';
+import { ApiError, type Workflow, type WorkflowPatch } from '../api-types.ts';
+import { canvasToGraph, connect, copy, freshNodeId, paste, relabelEdges, removeNodes, sameGraph, type Canvas, type CanvasNode, type Clip, type XY } from './canvas.ts';
 import { newActionData, newConditionData } from './fields.ts';
 import * as H from './history.ts';
 import { placeIssues, type CanvasIssues } from './issues.ts';
@@ -33,6 +32,16 @@ export type Retry = { kind: 'save' } | { kind: 'activate'; isActive: boolean };
 export type Conflict = { etag: string | null; version: number | null; retry: Retry };
 
 export type Size = { width: number; height: number };
+
+/**
+ * What the canvas reports of its nodes and edges (React Flow's NodeChange and EdgeChange): the
+ * editor acts on drags, selections and measured sizes; nodes and edges change through actions.
+ */
+export type CanvasChange =
+  | { type: 'position'; id: string; position?: XY; dragging?: boolean }
+  | { type: 'select'; id: string; selected: boolean }
+  | { type: 'dimensions'; id: string; dimensions?: Size }
+  | { type: 'add' | 'remove' | 'replace' };
 
 /** A node the palette adds: a condition on an operator, an all/any group, or an action. */
 export type NewNode = { kind: 'condition'; operator: string } | { kind: 'group' } | { kind: 'action'; actionType: string };
@@ -72,9 +81,9 @@ export type EditorAction =
   | { type: 'copy' }
   | { type: 'paste' }
   /** What the canvas reports: nodes dragged, selected or measured. `at` (ms) joins a drag's moves into one step. */
-  | { type: 'nodesChanged'; changes: NodeChange[]; at: number }
-  | { type: 'edgesChanged'; changes: EdgeChange[] }
-  | { type: 'connect'; connection: Pick<Connection, 'source' | 'target' | 'sourceHandle'> }
+  | { type: 'nodesChanged'; changes: CanvasChange[]; at: number }
+  | { type: 'edgesChanged'; changes: CanvasChange[] }
+  | { type: 'connect'; connection: { source: string; target: string; sourceHandle?: string | null } }
   /** A node's form changed `field`; typing in one field within a moment of `at` is one step. */
   | { type: 'editNode'; id: string; data: Record<string, unknown>; field: string; at: number }
   | { type: 'changeTrigger'; triggerType: TriggerType }
@@ -269,7 +278,7 @@ function tidied(canvas: Canvas, measured: ReadonlyMap<string, Size>): Canvas {
 }
 
 /** Nodes dragged (one undo step a drag), selected or measured on the canvas. */
-function nodesChanged(state: EditorState, draft: Draft, changes: NodeChange[], at: number): EditorState {
+function nodesChanged(state: EditorState, draft: Draft, changes: CanvasChange[], at: number): EditorState {
   let nodes = draft.history.present.nodes;
   let moved = false;
   let dragEnded = false;
@@ -297,7 +306,7 @@ function nodesChanged(state: EditorState, draft: Draft, changes: NodeChange[], a
 }
 
 /** The selection after the canvas's select changes; null when there were none. */
-function selectionAfter(selected: ReadonlySet<string>, changes: Array<NodeChange | EdgeChange>): Set<string> | null {
+function selectionAfter(selected: ReadonlySet<string>, changes: CanvasChange[]): Set<string> | null {
   let selection: Set<string> | null = null;
   for (const c of changes) {
     if (c.type !== 'select') continue;
