@@ -2,9 +2,11 @@
 // sessionStorage only: never in a URL, a cookie or localStorage, and it is gone when the tab is.
 
 import type { TriggerType, WorkflowGraph } from '../../src/graph/index.ts';
-import type { Calendar, CalendarInput } from './model/calendar-form.ts';
+import { ApiError, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Message, type Ticket, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
 import type { Issue } from './model/issues.ts';
-import type { Step } from './model/overlay.ts';
+
+export { ApiError } from './api-types.ts';
+export type { Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Message, Ticket, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
 
 const KEY = 'deskflow.apiKey';
 
@@ -13,21 +15,6 @@ export const apiKey = {
   set: (key: string) => sessionStorage.setItem(KEY, key.trim()),
   clear: () => sessionStorage.removeItem(KEY),
 };
-
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly details: Issue[];
-  readonly etag: string | null;
-
-  constructor(status: number, code: string, message: string, details: Issue[], etag: string | null) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.details = details;
-    this.etag = etag;
-  }
-}
 
 /** Called when the key is refused (401), so the page can ask for another. */
 let onUnauthorized: () => void = () => {};
@@ -75,100 +62,6 @@ const query = (params: Record<string, string | number | boolean | undefined | nu
   const s = search.toString();
   return s ? `?${s}` : '';
 };
-
-// ---------------------------------------------------------------------------------------
-// Shapes (docs/contract.md)
-
-export type WorkflowListItem = {
-  id: string;
-  name: string;
-  description: string | null;
-  triggerType: TriggerType;
-  isActive: boolean;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-  executionCount: number;
-  lastTriggeredAt: string | null;
-};
-
-export type Workflow = Omit<WorkflowListItem, 'executionCount' | 'lastTriggeredAt'> & {
-  workflowJson: WorkflowGraph;
-  webhook?: { path: string; secret: string };
-};
-
-export type Execution = {
-  id: string;
-  workflowId: string;
-  workflowVersion: number;
-  status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
-  triggeredBy: string;
-  ticketId: string | null;
-  startedAt: string;
-  completedAt: string | null;
-  steps: Step[];
-  error: string | null;
-  runId?: string | null;
-};
-
-export type Ticket = {
-  id: string;
-  subject: string;
-  status: string;
-  priority: string;
-  customerEmail: string;
-  customerName: string | null;
-  source: string;
-  assignedTo: string | null;
-  resolutionType: string | null;
-  tags: string[];
-  createdAt: string;
-  updatedAt: string;
-};
-
-export type Message = {
-  id: string;
-  ticketId: string;
-  direction: 'inbound' | 'outbound';
-  senderEmail: string;
-  senderName: string | null;
-  body: string;
-  bodyHtml: string | null;
-  createdAt: string;
-};
-
-export type DryRun = {
-  /** The instant the graph was walked as if it were (newer servers). */
-  at?: string;
-  steps: Step[];
-  changes: Record<string, { from: unknown; to: unknown }>;
-  outbound: Array<Record<string, unknown> & { nodeId: string; type: string }>;
-  /** What the simulation takes for granted where a real run would look again (newer servers). */
-  assumptions?: string[];
-};
-
-export type Backtest = {
-  eventsExamined: number;
-  matched: number;
-  actionsWouldRun: Record<string, number>;
-  sample: Array<{ eventId: string | null; ticketId: string | null; at: string; steps: Step[] }>;
-  assumptions?: string[];
-};
-
-export type DryRunInput = {
-  ticketId?: string;
-  data?: Record<string, unknown>;
-  changes?: Record<string, { from: unknown; to: unknown }>;
-  message?: Record<string, unknown>;
-  tag?: string;
-  assumeReply?: boolean;
-  /** Walk the graph as if it were then (ISO 8601 with an offset); default now. */
-  at?: string;
-};
-
-export type { Calendar, CalendarInput } from './model/calendar-form.ts';
-
-export type WorkflowPatch = Partial<Pick<Workflow, 'name' | 'description' | 'isActive' | 'triggerType' | 'workflowJson'>>;
 
 // ---------------------------------------------------------------------------------------
 // Calls

@@ -44,6 +44,26 @@ export function guardLeaving(guard: (() => boolean) | null): void {
   leaveGuard = guard;
 }
 
+/**
+ * While `dirty`, leaving for another page of the console asks `question` first; with
+ * `closingTab`, so does closing the tab or reloading it (the browser words that question).
+ */
+export function useLeaveGuard(dirty: boolean, question: string, { closingTab = false } = {}): void {
+  useEffect(() => {
+    if (!dirty) return;
+    guardLeaving(() => window.confirm(question));
+    const beforeUnload = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    if (closingTab) window.addEventListener('beforeunload', beforeUnload);
+    return () => {
+      guardLeaving(null);
+      if (closingTab) window.removeEventListener('beforeunload', beforeUnload);
+    };
+  }, [dirty, question, closingTab]);
+}
+
 export function useRoute(): Route {
   const [hash, setHash] = useState(location.hash);
   useEffect(() => {

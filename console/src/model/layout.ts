@@ -1,7 +1,8 @@
 // "Tidy up": positions for every node, top to bottom from the trigger, by dagre's layered
 // layout. Also the layout of a graph saved without positions (written through the API).
 import { Graph, layout } from '@dagrejs/dagre';
-import type { XY } from './canvas.ts';
+import type { WorkflowGraph } from '../../../src/graph/index.ts';
+import { graphToCanvas, type Canvas, type XY } from './canvas.ts';
 
 export const NODE_WIDTH = 240;
 export const NODE_HEIGHT = 96;
@@ -24,4 +25,11 @@ export function tidyLayout(
     positions.set(n.id, { x: Math.round(placed.x - (n.width ?? NODE_WIDTH) / 2), y: Math.round(placed.y - (n.height ?? NODE_HEIGHT) / 2) });
   }
   return positions;
+}
+
+/** A canvas for a graph as the API gave it: nodes saved without a position are laid out. */
+export function canvasOf(graph: WorkflowGraph): Canvas {
+  const unplaced = graph.nodes.some((n) => !n.position);
+  const positions = unplaced ? tidyLayout(graph.nodes, graph.edges) : new Map<string, XY>();
+  return graphToCanvas(graph, (id) => positions.get(id) ?? { x: 0, y: 0 });
 }

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { api, temporalRunUrl, type Execution, type Message, type Workflow } from '../api.ts';
+import { canvasOf } from '../model/layout.ts';
 import { FINISHED, duration, runOverlay } from '../model/overlay.ts';
 import { href } from '../router.ts';
 import { useCalendars } from '../ui/calendars.tsx';
 import { ErrorBanner, Json, Loading, StatusBadge, Time, Until } from '../ui/common.tsx';
 import { FlowCanvas } from '../ui/FlowCanvas.tsx';
 import { resultLine } from '../ui/WorkflowNode.tsx';
-import { canvasOf } from './EditorPage.tsx';
 
 /** One execution painted on its workflow's graph, updated live while it runs. */
 export function RunPage({ workflowId, executionId }: { workflowId: string; executionId: string }) {

@@ -8,10 +8,19 @@ export function Field({ label, messages, hint, children }: { label: string; mess
       <label htmlFor={id}>{label}</label>
       {children(id)}
       {hint}
+      <FieldErrors messages={messages} />
+    </div>
+  );
+}
+
+/** The problems found in an input, beneath it. */
+export function FieldErrors({ messages }: { messages: string[] }) {
+  return (
+    <>
       {messages.map((m, i) => (
         <p key={i} className="error-text field-error">{m}</p>
       ))}
-    </div>
+    </>
   );
 }
 

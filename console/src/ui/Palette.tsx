@@ -1,9 +1,8 @@
+import type { NewNode } from '../model/editor.ts';
 import { PALETTE } from '../model/fields.ts';
 
-export type PaletteItem = { kind: 'condition'; operator: string } | { kind: 'group' } | { kind: 'action'; actionType: string };
-
 /** Every node the API accepts, from src/graph's lists: a condition per operator, a group, an action per action type. */
-export function Palette({ onAdd }: { onAdd: (item: PaletteItem) => void }) {
+export function Palette({ onAdd }: { onAdd: (item: NewNode) => void }) {
   return (
     <div className="palette" aria-label="Palette">
       <h3>Conditions</h3>

@@ -51,6 +51,17 @@ export function ErrorBanner({ error, onClose }: { error: unknown; onClose?: () =
   );
 }
 
+/** What just went well (saved, activated), until dismissed. */
+export function NoticeBanner({ notice, onClose }: { notice: string | null; onClose: () => void }) {
+  if (!notice) return null;
+  return (
+    <div className="banner ok" role="status">
+      {notice}
+      <button type="button" className="link" onClick={onClose} aria-label="Dismiss">×</button>
+    </div>
+  );
+}
+
 export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
