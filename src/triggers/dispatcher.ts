@@ -6,6 +6,7 @@ import type { RunGraphInput } from '../executions/run-input.ts';
 import { byId, readCalendars } from '../calendars/store.ts';
 import { calendarReferences, walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
 import { executionIdFor, runIdFor } from '../executions/run-ids.ts';
+import { handOffAll, retryUntilAcknowledged, type PendingPass } from '../common/retry-until-acknowledged.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
 
@@ -110,71 +111,80 @@ export class ExecutionDispatcher {
     });
   }
 
-  /** Starts the runs of those of the given executions that are pending, and marks them dispatched. */
+  /** Starts the runs of those of the given executions that are pending, and marks them dispatched; throws the first failure. */
   async start(all: Execution[]): Promise<void> {
     const executions = all.filter((e) => e.status === 'pending');
-    if (!this.engine || executions.length === 0) return;
     const engine = this.engine;
-    const inputs = await this.runInputs(executions);
-    const started: string[] = [];
-    const failures: unknown[] = [];
-    await Promise.all(
-      executions.map(async (e) => {
-        const input = inputs.get(e.id);
-        if (!input) return;
-        try {
-          await engine.start(e.temporalWorkflowId, input);
-          started.push(e.id);
-        } catch (err) {
-          failures.push(err);
-        }
-      }),
+    if (!engine || executions.length === 0) return;
+    const inputs = await runInputs(this.em, executions);
+    const { acknowledged, failed } = await handOffAll(
+      executions.filter((e) => inputs.has(e.id)),
+      (e) => engine.start(e.temporalWorkflowId, inputs.get(e.id)!),
     );
-    if (started.length > 0) {
-      await this.em.nativeUpdate(Execution, { id: { $in: started }, dispatchedAt: null }, { dispatchedAt: new Date() });
-    }
-    if (failures.length > 0) throw failures[0];
+    await markDispatched(this.em, acknowledged);
+    if (failed.length > 0) throw failed[0].error;
   }
 
-  /** Starts executions still waiting for the engine (created while it was down), of the given workspaces or all. */
-  async startPending(limit = 100, workspaceIds?: string[]): Promise<number> {
-    if (workspaceIds?.length === 0) return 0;
-    return this.em.transactional(async (em) => {
-      const pending = await em.find(
-        Execution,
-        { dispatchedAt: null, status: 'pending', ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) },
-        { orderBy: { startedAt: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE /* skip locked */ },
-      );
-      if (pending.length === 0) return 0;
-      await new ExecutionDispatcher(em, { engine: this.engine, logger: this.logger }).start(pending);
-      return pending.length;
+  /**
+   * Starts executions still waiting for the engine (created while it was down), of the given
+   * workspaces or all: one pass of retryUntilAcknowledged.
+   */
+  async startPending(limit = 100, workspaceIds?: string[]): Promise<PendingPass> {
+    const engine = this.engine;
+    if (!engine || workspaceIds?.length === 0) return { claimed: 0, acknowledged: 0, failed: 0 };
+    let inputs = new Map<string, RunGraphInput>();
+    return retryUntilAcknowledged<Execution>(
+      this.em,
+      limit,
+      {
+        what: 'execution starts',
+        claim: async (em, limit) => {
+          const pending = await em.find(
+            Execution,
+            { dispatchedAt: null, status: 'pending', ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) },
+            { orderBy: { startedAt: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE /* skip locked */ },
+          );
+          inputs = pending.length > 0 ? await runInputs(em, pending) : inputs;
+          // One whose version is gone cannot start: it stays pending, as it always has.
+          return pending.filter((e) => inputs.has(e.id));
+        },
+        handOff: (e) => engine.start(e.temporalWorkflowId, inputs.get(e.id)!),
+        acknowledge: markDispatched,
+        describe: (e) => ({ executionId: e.id }),
+      },
+      this.logger,
+    );
+  }
+}
+
+async function markDispatched(em: EntityManager, executions: Execution[]): Promise<void> {
+  if (executions.length === 0) return;
+  await em.nativeUpdate(Execution, { id: { $in: executions.map((e) => e.id) }, dispatchedAt: null }, { dispatchedAt: new Date() });
+}
+
+/** What each run receives: the graph of its pinned version and the workflow's name. */
+async function runInputs(em: EntityManager, executions: Execution[]): Promise<Map<string, RunGraphInput>> {
+  const versions = await em.find(WorkflowVersion, { $or: executions.map((e) => ({ workflow: e.workflow, version: e.workflowVersion })) });
+  const workflows = await em.find(Workflow, { id: { $in: [...new Set(executions.map((e) => e.workflow))] } }, { fields: ['name'] });
+  const graphOf = new Map(versions.map((v) => [`${v.workflow}:${v.version}`, v.graph]));
+  const nameOf = new Map(workflows.map((w) => [w.id, w.name]));
+  const inputs = new Map<string, RunGraphInput>();
+  for (const e of executions) {
+    const graph = graphOf.get(`${e.workflow}:${e.workflowVersion}`);
+    if (!graph) continue;
+    inputs.set(e.id, {
+      executionId: e.id,
+      workspaceId: e.workspace,
+      workflowId: e.workflow,
+      workflowVersion: e.workflowVersion,
+      workflowName: nameOf.get(e.workflow) ?? '',
+      triggeredBy: e.triggeredBy,
+      ticketId: e.ticketId ?? null,
+      graph,
+      context: e.context as RunContext,
+      chain: e.chain,
+      createdAt: e.startedAt.toISOString(),
     });
   }
-
-  /** What each run receives: the graph of its pinned version and the workflow's name. */
-  private async runInputs(executions: Execution[]): Promise<Map<string, RunGraphInput>> {
-    const versions = await this.em.find(WorkflowVersion, { $or: executions.map((e) => ({ workflow: e.workflow, version: e.workflowVersion })) });
-    const workflows = await this.em.find(Workflow, { id: { $in: [...new Set(executions.map((e) => e.workflow))] } }, { fields: ['name'] });
-    const graphOf = new Map(versions.map((v) => [`${v.workflow}:${v.version}`, v.graph]));
-    const nameOf = new Map(workflows.map((w) => [w.id, w.name]));
-    const inputs = new Map<string, RunGraphInput>();
-    for (const e of executions) {
-      const graph = graphOf.get(`${e.workflow}:${e.workflowVersion}`);
-      if (!graph) continue;
-      inputs.set(e.id, {
-        executionId: e.id,
-        workspaceId: e.workspace,
-        workflowId: e.workflow,
-        workflowVersion: e.workflowVersion,
-        workflowName: nameOf.get(e.workflow) ?? '',
-        triggeredBy: e.triggeredBy,
-        ticketId: e.ticketId ?? null,
-        graph,
-        context: e.context as RunContext,
-        chain: e.chain,
-        createdAt: e.startedAt.toISOString(),
-      });
-    }
-    return inputs;
-  }
+  return inputs;
 }

@@ -223,7 +223,13 @@ export function createOutboxRelay(
     ...deps,
     metrics,
     delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics, startsBlocked: deps.startsBlocked }),
-    pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
+    pending: {
+      startPending: async (limit, scope) => {
+        const pass = await new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope);
+        if (pass.failed > 0) metrics.dispatchFailures += 1;
+        return pass.claimed;
+      },
+    },
     replies: new ReplyDelivery(deps),
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },

@@ -3,6 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { ClaimedEvent } from './event-delivery.ts';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import { Execution } from '../executions/entity.ts';
+import { retryUntilAcknowledged } from '../common/retry-until-acknowledged.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { ReplySignal } from './entity.ts';
 
@@ -42,29 +43,35 @@ export class ReplyDelivery {
     this.logger = deps.logger;
   }
 
-  /** Signals up to `limit` waiting replies (of the given workspaces, or all); returns how many it tried. */
+  /** Signals up to `limit` waiting replies (of the given workspaces, or all); returns how many it claimed. */
   async deliverPending(limit: number, workspaceIds?: string[]): Promise<number> {
     if (workspaceIds?.length === 0) return 0;
-    return this.orm.em.fork().transactional(async (em) => {
-      const waiting = await em.find(ReplySignal, { deliveredAt: null, ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) }, {
-        orderBy: { createdAt: 'asc' },
-        limit,
-        lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE /* skip locked: relays share the work */,
-      });
-      await Promise.all(
-        waiting.map(async (signal) => {
+    const pass = await retryUntilAcknowledged<ReplySignal>(
+      this.orm.em.fork(),
+      limit,
+      {
+        what: 'reply signals',
+        claim: (em, limit) =>
+          em.find(ReplySignal, { deliveredAt: null, ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) }, {
+            orderBy: { createdAt: 'asc' },
+            limit,
+            lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE /* skip locked: relays share the work */,
+          }),
+        handOff: async (signal) => {
           signal.attempts += 1;
-          try {
-            await this.engine.signalCustomerReply(signal.temporalWorkflowId, { messageId: signal.messageId, at: signal.messageAt.toISOString() });
-            signal.deliveredAt = new Date();
-            signal.lastError = null;
-          } catch (err) {
-            signal.lastError = errorFields(err).error;
-            this.logger.warn('reply signal not delivered; will retry', { temporalWorkflowId: signal.temporalWorkflowId, ...errorFields(err) });
-          }
-        }),
-      );
-      return waiting.length;
-    });
+          await this.engine.signalCustomerReply(signal.temporalWorkflowId, { messageId: signal.messageId, at: signal.messageAt.toISOString() });
+        },
+        acknowledge: async (_em, signals) => {
+          const now = new Date();
+          for (const signal of signals) Object.assign(signal, { deliveredAt: now, lastError: null });
+        },
+        noteFailure: async (_em, failed) => {
+          for (const { row, error } of failed) row.lastError = errorFields(error).error;
+        },
+        describe: (signal) => ({ temporalWorkflowId: signal.temporalWorkflowId }),
+      },
+      this.logger,
+    );
+    return pass.claimed;
   }
 }
