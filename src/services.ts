@@ -10,7 +10,7 @@ import type { Logger } from './logger.ts';
 import { MessageService, initialMessage } from './messages/service.ts';
 import { MemberAssignees } from './tickets/assignees.ts';
 import { TicketService } from './tickets/service.ts';
-import { ExecutionDispatcher, type AfterCommit } from './triggers/dispatcher.ts';
+import { ExecutionDispatcher, type AfterCommit } from './executions/dispatcher.ts';
 import { TriggerService } from './triggers/service.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
 import { WorkflowService } from './workflows/service.ts';

@@ -1,17 +1,19 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { ClaimedEvent } from './event-delivery.ts';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import { Execution } from '../executions/entity.ts';
 import { retryUntilAcknowledged } from '../common/retry-until-acknowledged.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { ReplySignal } from './entity.ts';
 
+/** A message_received event, as far as its reply signals need it. */
+export type ReplyEvent = { ticketId: string | null; payload: Record<string, unknown> | null; createdAt: Date };
+
 /**
  * Records a customer reply (a message_received event) for every open execution of its ticket,
  * in the unit of work of `em`: the transaction that marks the event delivered. Returns how many.
  */
-export async function recordReplySignals(em: EntityManager, event: Pick<ClaimedEvent, 'ticketId' | 'payload' | 'createdAt'>): Promise<number> {
+export async function recordReplySignals(em: EntityManager, event: ReplyEvent): Promise<number> {
   const message = event.payload?.message as { id?: string; createdAt?: string } | undefined;
   if (!event.ticketId || !message?.id) return 0;
   const open = await em.find(Execution, { ticketId: event.ticketId, status: { $in: ['pending', 'running'] } }, { fields: ['temporalWorkflowId', 'workspace'] });
@@ -28,11 +30,11 @@ export async function recordReplySignals(em: EntityManager, event: Pick<ClaimedE
 }
 
 /**
- * Passes recorded replies to their runs, retried on every relay pass until Temporal acknowledges
- * each one. A run that has ended meanwhile needs none and counts as delivered; a run receives
+ * Signals recorded replies to their runs, retried on every relay pass until Temporal acknowledges
+ * each one (retryUntilAcknowledged). A run that has ended meanwhile needs none and counts as delivered; a run receives
  * the same reply at most once that matters (it keeps replies by message id).
  */
-export class ReplyDelivery {
+export class ReplySignals {
   private readonly orm: MikroORM;
   private readonly engine: WorkflowEngine;
   private readonly logger: Logger;
@@ -44,7 +46,7 @@ export class ReplyDelivery {
   }
 
   /** Signals up to `limit` waiting replies (of the given workspaces, or all); returns how many it claimed. */
-  async deliverPending(limit: number, workspaceIds?: string[]): Promise<number> {
+  async signalPending(limit: number, workspaceIds?: string[]): Promise<number> {
     if (workspaceIds?.length === 0) return 0;
     const pass = await retryUntilAcknowledged<ReplySignal>(
       this.orm.em.fork(),

@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WorkflowEngine } from '../executions/engine.ts';
-import { Execution, ExecutionStep } from '../executions/entity.ts';
-import type { RunGraphInput } from '../executions/run-input.ts';
+import type { WorkflowEngine } from './engine.ts';
+import { Execution, ExecutionStep } from './entity.ts';
+import type { RunGraphInput } from './run-input.ts';
 import { byId, readCalendars } from '../calendars/store.ts';
 import { calendarReferences, walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
-import { executionIdFor, runIdFor } from '../executions/run-ids.ts';
+import { executionIdFor, runIdFor } from './run-ids.ts';
 import { handOffAll, retryUntilAcknowledged, type PendingPass } from '../common/retry-until-acknowledged.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
