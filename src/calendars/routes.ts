@@ -5,7 +5,7 @@ import type { AppState } from '../http/state.ts';
 import { calendarEnvelope, calendarList, presentCalendar } from './presenter.ts';
 import { createCalendarBody, updateCalendarBody } from './schema.ts';
 
-/** Calendars (business hours) of the key's workspace; mounted under /api/calendars. */
+/** Calendars (business hours) of the key's workspace; mounted under /api/calendars, behind the API key (app.ts). */
 export function calendarRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 

@@ -8,7 +8,7 @@ import { backtestBody, dryRunBody, dryRunGraphBody } from './schema.ts';
 
 const NOTHING_HAPPENS = 'Nothing is written or sent: no execution, ticket change, message, event, outbound request or Temporal run.';
 
-/** Trying a workflow before activating it; mounted under /api/workflows. */
+/** Trying a workflow before activating it; mounted under /api/workflows, behind the API key (app.ts). */
 export function dryRunRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 

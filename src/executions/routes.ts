@@ -8,7 +8,7 @@ import { listExecutionsQuery, listTicketExecutionsQuery } from './schema.ts';
 /** How long a cancel request waits for the run to record its end before answering. */
 const CANCEL_SETTLE_MS = 3_000;
 
-/** A workflow's executions; mounted under /api/workflows. Each route's operation(...) is its entry in GET /openapi.json. */
+/** A workflow's executions; mounted under /api/workflows, behind the API key (app.ts). Each route's operation(...) is its entry in GET /openapi.json. */
 export function executionRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
@@ -51,7 +51,7 @@ export function executionRoutes(): Router<AppState> {
   return router;
 }
 
-/** Every automation run on a ticket; mounted under /api/v1/tickets. */
+/** Every automation run on a ticket; mounted under /api/v1/tickets, behind the API key (app.ts). */
 export function ticketExecutionRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 

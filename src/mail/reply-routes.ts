@@ -8,7 +8,7 @@ import { IDEMPOTENCY_KEY_REUSED, idempotencyHeaders } from '../idempotency/schem
 import { presentMessage, publicMessage } from '../messages/presenter.ts';
 import { agentReplyBody } from './reply-schema.ts';
 
-/** Mounted under /api/v1/tickets. */
+/** Mounted under /api/v1/tickets, behind the API key (app.ts). */
 export function replyRoutes(): Router<AppState> {
   const router = new Router<AppState>();
   const reply = operation({

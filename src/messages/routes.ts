@@ -24,7 +24,7 @@ const addedMessage = z.strictObject({
   }),
 });
 
-/** Mounted under /api/v1/tickets/:id/messages. Each route's operation(...) is its entry in GET /openapi.json. */
+/** Mounted under /api/v1/tickets/:id/messages, behind the API key (app.ts). Each route's operation(...) is its entry in GET /openapi.json. */
 export function messageRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 

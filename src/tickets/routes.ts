@@ -16,7 +16,7 @@ const ticketPage = z.strictObject({
   pagination: z.strictObject({ page: z.int().min(1), perPage: z.int().min(1).max(100), total: z.int().min(0).meta({ description: 'Tickets matching the filter.' }) }),
 });
 
-/** Mounted under /api/v1/tickets. Each route's operation(...) is its entry in GET /openapi.json. */
+/** Mounted under /api/v1/tickets, behind the API key (app.ts). Each route's operation(...) is its entry in GET /openapi.json. */
 export function ticketRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 

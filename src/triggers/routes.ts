@@ -7,7 +7,7 @@ import { operation } from '../http/operation.ts';
 import { executionEnvelope } from '../executions/presenter.ts';
 import { triggerWorkflowBody } from './schema.ts';
 
-/** POST /api/workflows/:id/trigger: a manual run, also of an inactive workflow (a test run). */
+/** POST /api/workflows/:id/trigger, behind the API key (app.ts): a manual run, also of an inactive workflow (a test run). */
 export function triggerRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 

@@ -18,7 +18,7 @@ const ifMatchHeader = z.object({
     .meta({ description: 'The ETag of the workflow as you read it (or `*`): the update applies only if nobody changed the workflow since, else 412 `precondition_failed` and nothing changes. Without it, the update applies whatever the state.' }),
 });
 
-/** Workflow definitions; mounted under /api/workflows. Each route's operation(...) is its entry in GET /openapi.json. */
+/** Workflow definitions; mounted under /api/workflows, behind the API key (app.ts). Each route's operation(...) is its entry in GET /openapi.json. */
 export function workflowRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
