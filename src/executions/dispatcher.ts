@@ -27,6 +27,9 @@ export type NewExecution = {
  */
 export type AfterCommit = (task: (em: EntityManager) => Promise<void>) => void;
 
+/** What the dispatcher starts runs with; `afterCommit` inside a caller's transaction (see createAndStart). */
+export type DispatcherDeps = { engine?: WorkflowEngine; logger?: Logger; afterCommit?: AfterCommit };
+
 /**
  * Creates executions (pinned to their workflow's current version) and starts their runs on the
  * workflow engine. An execution whose path ends before any action (a condition that does not
@@ -37,15 +40,12 @@ export type AfterCommit = (task: (em: EntityManager) => Promise<void>) => void;
  */
 export class ExecutionDispatcher {
   private readonly em: EntityManager;
-  private readonly engine: WorkflowEngine | undefined;
-  private readonly logger: Logger | undefined;
-  private readonly afterCommit: AfterCommit | undefined;
+  /** Without an engine, executions are created pending and left for a relay to start. */
+  private readonly deps: DispatcherDeps;
 
-  constructor(em: EntityManager, deps: { engine?: WorkflowEngine; logger?: Logger; afterCommit?: AfterCommit } = {}) {
+  constructor(em: EntityManager, deps: DispatcherDeps = {}) {
     this.em = em;
-    this.engine = deps.engine;
-    this.logger = deps.logger;
-    this.afterCommit = deps.afterCommit;
+    this.deps = { engine: deps.engine, logger: deps.logger, afterCommit: deps.afterCommit };
   }
 
   /**
@@ -96,8 +96,8 @@ export class ExecutionDispatcher {
    */
   async createAndStart(input: NewExecution): Promise<Execution> {
     const [execution] = await this.em.transactional((em) => this.create(em, [input]));
-    if (this.afterCommit) {
-      this.afterCommit((em) => new ExecutionDispatcher(em, { engine: this.engine, logger: this.logger }).startOrLeavePending(execution));
+    if (this.deps.afterCommit) {
+      this.deps.afterCommit((em) => new ExecutionDispatcher(em, { engine: this.deps.engine, logger: this.deps.logger }).startOrLeavePending(execution));
       return execution;
     }
     await this.startOrLeavePending(execution);
@@ -107,14 +107,14 @@ export class ExecutionDispatcher {
 
   private async startOrLeavePending(execution: Execution): Promise<void> {
     await this.start([execution]).catch((err) => {
-      this.logger?.warn('engine unavailable; the relay will start the execution', { executionId: execution.id, ...errorFields(err) });
+      this.deps.logger?.warn('engine unavailable; the relay will start the execution', { executionId: execution.id, ...errorFields(err) });
     });
   }
 
   /** Starts the runs of those of the given executions that are pending, and marks them dispatched; throws the first failure. */
   async start(all: Execution[]): Promise<void> {
     const executions = all.filter((e) => e.status === 'pending');
-    const engine = this.engine;
+    const engine = this.deps.engine;
     if (!engine || executions.length === 0) return;
     const inputs = await runInputs(this.em, executions);
     const { acknowledged, failed } = await handOffAll(
@@ -130,7 +130,7 @@ export class ExecutionDispatcher {
    * workspaces or all: one pass of retryUntilAcknowledged.
    */
   async startPending(limit = 100, workspaceIds?: string[]): Promise<PendingPass> {
-    const engine = this.engine;
+    const engine = this.deps.engine;
     if (!engine || workspaceIds?.length === 0) return { claimed: 0, acknowledged: 0, failed: 0 };
     let inputs = new Map<string, RunGraphInput>();
     return retryUntilAcknowledged<Execution>(
@@ -152,7 +152,7 @@ export class ExecutionDispatcher {
         acknowledge: markDispatched,
         describe: (e) => ({ executionId: e.id }),
       },
-      this.logger,
+      this.deps.logger,
     );
   }
 }
