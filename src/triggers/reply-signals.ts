@@ -6,6 +6,19 @@ import { retryUntilAcknowledged } from '../common/retry-until-acknowledged.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { ReplySignal } from './entity.ts';
 
+/*
+ * A customer reply's way to a run waiting for it (wait_for_reply), end to end:
+ *   1. MessageService.add (src/messages/service.ts; the mail importer calls it too) writes the
+ *      message and its message_received outbox event in one transaction.
+ *   2. The relay's EventDelivery (event-delivery.ts) claims the event and, in the transaction
+ *      that marks it delivered, records a reply signal (reply_signals) per open execution of the
+ *      ticket: recordReplySignals below.
+ *   3. ReplySignals.signalPending, on the relay's passes, hands each one to Temporal
+ *      (WorkflowEngine.signalCustomerReply, temporal/client.ts) until acknowledged
+ *      (src/common/retry-until-acknowledged.ts).
+ *   4. runAutomation's customerReplied handler (temporal/workflows/) keeps it by message id.
+ */
+
 /** A message_received event, as far as its reply signals need it. */
 export type ReplyEvent = { ticketId: string | null; payload: Record<string, unknown> | null; createdAt: Date };
 
