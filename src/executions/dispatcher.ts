@@ -1,14 +1,15 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WorkflowEngine } from './engine.ts';
-import { Execution, ExecutionStep } from './entity.ts';
-import type { RunGraphInput } from './run-input.ts';
 import { byId, readCalendars } from '../calendars/store.ts';
-import { calendarReferences, walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
-import { executionIdFor, runIdFor } from './run-ids.ts';
+import type { AfterCommit } from '../common/after-commit.ts';
 import { handOffAll, retryUntilAcknowledged, type PendingPass } from '../common/retry-until-acknowledged.ts';
+import { calendarReferences, walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
+import type { WorkflowEngine } from './engine.ts';
+import { Execution, ExecutionStep } from './entity.ts';
+import { executionIdFor, runIdFor } from './run-ids.ts';
+import type { RunGraphInput } from './run-input.ts';
 
 export type NewExecution = {
   workflow: Workflow;
@@ -20,12 +21,6 @@ export type NewExecution = {
   /** Workflow ids of the automation chain that led here (loop guard). */
   chain?: string[];
 };
-
-/**
- * Registers work to do once the caller's transaction has committed, on an EntityManager
- * outside it (see Services.inTransaction).
- */
-export type AfterCommit = (task: (em: EntityManager) => Promise<void>) => void;
 
 /** What the dispatcher starts runs with; `afterCommit` inside a caller's transaction (see createAndStart). */
 export type DispatcherDeps = { engine?: WorkflowEngine; logger?: Logger; afterCommit?: AfterCommit };
