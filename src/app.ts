@@ -1,4 +1,4 @@
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.ts';
@@ -90,27 +90,20 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Signed instead of keyed: mounted before the keyed workflows routes.
   app.use(webhookRoutes().routes());
 
+  // The keyed API: every route under these prefixes answers only with a valid API key (the key's
+  // workspace, its rate limit and usage: src/http/auth.ts), its `auth` below.
   const requireKey = authenticate(deps.keys ?? lookupKeys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
-  const tickets = new Router<AppState>({ prefix: '/api/v1/tickets' });
-  tickets.use(requireKey);
-  tickets.use(ticketRoutes().routes());
-  tickets.use(messageRoutes().routes());
-  tickets.use(replyRoutes().routes());
-  tickets.use(ticketExecutionRoutes().routes());
-  app.use(tickets.routes());
-
-  const workflows = new Router<AppState>({ prefix: '/api/workflows' });
-  workflows.use(requireKey);
-  workflows.use(workflowRoutes().routes());
-  workflows.use(triggerRoutes().routes());
-  workflows.use(dryRunRoutes().routes());
-  workflows.use(executionRoutes().routes());
-  app.use(workflows.routes());
-
-  const calendars = new Router<AppState>({ prefix: '/api/calendars' });
-  calendars.use(requireKey);
-  calendars.use(calendarRoutes().routes());
-  app.use(calendars.routes());
+  const keyed: Array<{ prefix: string; auth: Middleware<AppState>; routes: Router<AppState>[] }> = [
+    { prefix: '/api/v1/tickets', auth: requireKey, routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes()] },
+    { prefix: '/api/workflows', auth: requireKey, routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
+    { prefix: '/api/calendars', auth: requireKey, routes: [calendarRoutes()] },
+  ];
+  for (const { prefix, auth, routes } of keyed) {
+    const mounted = new Router<AppState>({ prefix });
+    mounted.use(auth);
+    for (const router of routes) mounted.use(router.routes());
+    app.use(mounted.routes());
+  }
 
   return app;
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CalendarService } from './calendars/service.ts';
+import type { AfterCommit } from './common/after-commit.ts';
 import { DryRunService } from './dry-runs/service.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import { ExecutionService } from './executions/service.ts';
@@ -10,7 +11,7 @@ import type { Logger } from './logger.ts';
 import { MessageService, initialMessage } from './messages/service.ts';
 import { MemberAssignees } from './tickets/assignees.ts';
 import { TicketService } from './tickets/service.ts';
-import { ExecutionDispatcher, type AfterCommit } from './triggers/dispatcher.ts';
+import { ExecutionDispatcher } from './executions/dispatcher.ts';
 import { TriggerService } from './triggers/service.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
 import { WorkflowService } from './workflows/service.ts';

@@ -2,11 +2,10 @@ import Router from '@koa/router';
 import { jsonBody, MiB } from '../http/body.ts';
 import { operation } from '../http/operation.ts';
 import type { AppState } from '../http/state.ts';
-import { validate } from '../http/validate.ts';
 import { calendarEnvelope, calendarList, presentCalendar } from './presenter.ts';
 import { createCalendarBody, updateCalendarBody } from './schema.ts';
 
-/** Calendars (business hours) of the key's workspace; mounted under /api/calendars. */
+/** Calendars (business hours) of the key's workspace; mounted under /api/calendars, behind the API key (app.ts). */
 export function calendarRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
@@ -28,7 +27,7 @@ export function calendarRoutes(): Router<AppState> {
     responses: { 201: { description: 'The new calendar.', schema: calendarEnvelope } },
   });
   router.post('/', create, jsonBody(MiB), async (ctx) => {
-    const input = validate(createCalendarBody, ctx.request.body);
+    const input = create.body(ctx);
     const calendar = await ctx.state.services.calendars.create(ctx.state.workspaceId, input);
     ctx.status = 201;
     ctx.body = { calendar: presentCalendar(calendar) };
@@ -54,7 +53,7 @@ export function calendarRoutes(): Router<AppState> {
   router.patch('/:id', update, jsonBody(MiB), async (ctx) => {
     const { calendars } = ctx.state.services;
     await calendars.get(ctx.state.workspaceId, ctx.params.id);
-    const input = validate(updateCalendarBody, ctx.request.body);
+    const input = update.body(ctx);
     const calendar = await calendars.update(ctx.state.workspaceId, ctx.params.id, input);
     ctx.body = { calendar: presentCalendar(calendar) };
   });

@@ -2,14 +2,13 @@ import Router from '@koa/router';
 import { jsonBody, MiB } from '../http/body.ts';
 import { operation } from '../http/operation.ts';
 import type { AppState } from '../http/state.ts';
-import { validate } from '../http/validate.ts';
 import { workflowGraphOf } from '../workflows/service.ts';
 import { backtestEnvelope, dryRunEnvelope } from './presenter.ts';
 import { backtestBody, dryRunBody, dryRunGraphBody } from './schema.ts';
 
 const NOTHING_HAPPENS = 'Nothing is written or sent: no execution, ticket change, message, event, outbound request or Temporal run.';
 
-/** Trying a workflow before activating it; mounted under /api/workflows. */
+/** Trying a workflow before activating it; mounted under /api/workflows, behind the API key (app.ts). */
 export function dryRunRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
@@ -21,7 +20,7 @@ export function dryRunRoutes(): Router<AppState> {
     responses: { 200: { description: 'The path the run would take, the ticket changes and what it would send.', schema: dryRunEnvelope } },
   });
   router.post('/dry-run', dryRunGraph, jsonBody(MiB), async (ctx) => {
-    const { triggerType, workflowJson, ...input } = validate(dryRunGraphBody, ctx.request.body);
+    const { triggerType, workflowJson, ...input } = dryRunGraph.body(ctx);
     const target = { workspace: ctx.state.workspaceId, ...workflowGraphOf({ triggerType, workflowJson }) };
     // As when creating a workflow: the calendars it names are the workspace's.
     await ctx.state.services.calendars.checkReferences(ctx.state.services.em, target.workspace, target.graph);
@@ -38,7 +37,7 @@ export function dryRunRoutes(): Router<AppState> {
   router.post('/:id/dry-run', dryRun, jsonBody(MiB, { optional: true }), async (ctx) => {
     const { workflows, dryRuns } = ctx.state.services;
     const workflow = await workflows.get(ctx.state.workspaceId, ctx.params.id);
-    const input = validate(dryRunBody, ctx.request.body);
+    const input = dryRun.body(ctx);
     ctx.body = { dryRun: await dryRuns.dryRun(workflow, input) };
   });
 
@@ -54,7 +53,7 @@ export function dryRunRoutes(): Router<AppState> {
   router.post('/:id/backtest', backtest, jsonBody(MiB, { optional: true }), async (ctx) => {
     const { workflows, dryRuns } = ctx.state.services;
     const workflow = await workflows.get(ctx.state.workspaceId, ctx.params.id);
-    const input = validate(backtestBody, ctx.request.body);
+    const input = backtest.body(ctx);
     ctx.body = { backtest: await dryRuns.backtest(workflow, input) };
   });
 

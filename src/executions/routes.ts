@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppState } from '../http/state.ts';
-import { validate } from '../http/validate.ts';
 import { operation } from '../http/operation.ts';
 import { executionEnvelope, publicExecution } from './presenter.ts';
 import { listExecutionsQuery, listTicketExecutionsQuery } from './schema.ts';
@@ -9,7 +8,7 @@ import { listExecutionsQuery, listTicketExecutionsQuery } from './schema.ts';
 /** How long a cancel request waits for the run to record its end before answering. */
 const CANCEL_SETTLE_MS = 3_000;
 
-/** A workflow's executions; mounted under /api/workflows. Each route's operation(...) is its entry in GET /openapi.json. */
+/** A workflow's executions; mounted under /api/workflows, behind the API key (app.ts). Each route's operation(...) is its entry in GET /openapi.json. */
 export function executionRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
@@ -22,7 +21,7 @@ export function executionRoutes(): Router<AppState> {
   router.get('/:id/executions', list, async (ctx) => {
     const { workflows, executions } = ctx.state.services;
     const workflow = await workflows.get(ctx.state.workspaceId, ctx.params.id);
-    const query = validate(listExecutionsQuery, ctx.query);
+    const query = list.query(ctx);
     ctx.body = { executions: await executions.list(workflow.id, query) };
   });
 
@@ -52,7 +51,7 @@ export function executionRoutes(): Router<AppState> {
   return router;
 }
 
-/** Every automation run on a ticket; mounted under /api/v1/tickets. */
+/** Every automation run on a ticket; mounted under /api/v1/tickets, behind the API key (app.ts). */
 export function ticketExecutionRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
@@ -67,7 +66,7 @@ export function ticketExecutionRoutes(): Router<AppState> {
   router.get('/:id/executions', list, async (ctx) => {
     const { tickets, executions } = ctx.state.services;
     const ticket = await tickets.get(ctx.state.workspaceId, ctx.params.id);
-    const query = validate(listTicketExecutionsQuery, ctx.query);
+    const query = list.query(ctx);
     ctx.body = { executions: await executions.listForTicket(ctx.state.workspaceId, ticket.id, query) };
   });
 

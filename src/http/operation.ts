@@ -1,15 +1,24 @@
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors.ts';
+import { validate } from './validate.ts';
 
 /**
  * How a route describes itself in the OpenAPI document (GET /openapi.json).
  *
- * Every route passes `operation({...})` as its first middleware, next to the code that answers:
+ * Every route passes `operation({...})` as its first middleware, next to the code that answers,
+ * and reads its validated input from it (`.query(ctx)`, `.body(ctx)`), typed from the schemas
+ * the spec names, so that each schema is named once:
  *
- *   router.post('/:id/dry-run', operation({ operationId: 'dryRunWorkflow', summary: '…', body: dryRunBody,
- *     headers: z.object({ 'Idempotency-Key': … }), responses: { 200: { description: '…', schema: dryRunEnvelope } },
- *     errors: ['workflow_inactive'] }), jsonBody(MiB), async (ctx) => { … validate(dryRunBody, ctx.request.body) … });
+ *   const dryRun = operation({ operationId: 'dryRunWorkflow', summary: '…', body: dryRunBody,
+ *     responses: { 200: { description: '…', schema: dryRunEnvelope } }, errors: ['workflow_inactive'] });
+ *   router.post('/:id/dry-run', dryRun, jsonBody(MiB), async (ctx) => {
+ *     const workflow = await workflows.get(…);   // 404 first
+ *     const input = dryRun.body(ctx);              // then 400 for a bad body
+ *     … });
+ *
+ * The input is validated where the handler asks for it, not before the handler runs: the order
+ * of a route's answers (404 for an unknown id before 400 for a bad body) is the handler's.
  *
  * The document is built from the app's mounted routers (src/openapi/document.ts): the path and
  * method come from the mount, path parameters are UUIDs unless `params` says otherwise, the API
@@ -50,11 +59,24 @@ export const UNDOCUMENTED = Symbol('openapi.undocumented');
 
 type Marked = Middleware & { [OPERATION]?: OperationSpec; [UNDOCUMENTED]?: string };
 
-/** The route's entry in the OpenAPI document; a middleware that only passes the request on. */
-export function operation(spec: OperationSpec): Middleware {
+/**
+ * What a route's handler reads through its operation: the query and the JSON body, validated
+ * with the schemas of its spec (a 400 `validation_failed` naming each offending field).
+ */
+export type OperationInput<S extends OperationSpec> = (S extends { query: infer Q extends z.ZodType }
+  ? { query(ctx: { query: unknown }): z.output<Q> }
+  : unknown) &
+  (S extends { body: infer B extends z.ZodType } ? { body(ctx: { request: { body?: unknown } }): z.output<B> } : unknown);
+
+/** The route's entry in the OpenAPI document (a middleware that only passes the request on), and its validated input. */
+export function operation<S extends OperationSpec>(spec: S): Middleware & OperationInput<S> {
   const describedRoute: Marked = (_ctx, next) => next();
   describedRoute[OPERATION] = spec;
-  return describedRoute;
+  const reads: Record<string, (ctx: { query?: unknown; request?: { body?: unknown } }) => unknown> = {};
+  const { query, body } = spec;
+  if (query) reads.query = (ctx) => validate(query, ctx.query);
+  if (body) reads.body = (ctx) => validate(body, ctx.request?.body);
+  return Object.assign(describedRoute, reads) as Middleware & OperationInput<S>;
 }
 
 /** Marks a route that is deliberately left out of the document (the files of the docs page), saying why. */

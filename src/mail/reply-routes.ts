@@ -3,13 +3,12 @@ import { z } from 'zod';
 import { jsonBody, MiB } from '../http/body.ts';
 import { operation } from '../http/operation.ts';
 import type { AppState } from '../http/state.ts';
-import { validate } from '../http/validate.ts';
 import { idempotent } from '../idempotency/middleware.ts';
 import { IDEMPOTENCY_KEY_REUSED, idempotencyHeaders } from '../idempotency/schema.ts';
 import { presentMessage, publicMessage } from '../messages/presenter.ts';
 import { agentReplyBody } from './reply-schema.ts';
 
-/** Mounted under /api/v1/tickets. */
+/** Mounted under /api/v1/tickets, behind the API key (app.ts). */
 export function replyRoutes(): Router<AppState> {
   const router = new Router<AppState>();
   const reply = operation({
@@ -24,7 +23,7 @@ export function replyRoutes(): Router<AppState> {
   });
   router.post('/:id/replies', reply, jsonBody(2 * MiB), idempotent, async (ctx) => {
     const ticket = await ctx.state.services.tickets.get(ctx.state.workspaceId, ctx.params.id);
-    const input = validate(agentReplyBody, ctx.request.body);
+    const input = reply.body(ctx);
     const message = await ctx.state.services.replies.reply(ctx.state.workspaceId, ticket.id, input);
     ctx.status = 201;
     ctx.body = { data: presentMessage(message) };

@@ -6,7 +6,6 @@ import { jsonBody, MiB } from '../http/body.ts';
 import type { AppState } from '../http/state.ts';
 import { idempotent } from '../idempotency/middleware.ts';
 import { IDEMPOTENCY_KEY_REUSED, idempotencyHeaders } from '../idempotency/schema.ts';
-import { validate } from '../http/validate.ts';
 import { operation } from '../http/operation.ts';
 import { presentMessage, publicMessage } from './presenter.ts';
 import { addMessageBody, listMessagesQuery } from './schema.ts';
@@ -25,7 +24,7 @@ const addedMessage = z.strictObject({
   }),
 });
 
-/** Mounted under /api/v1/tickets/:id/messages. Each route's operation(...) is its entry in GET /openapi.json. */
+/** Mounted under /api/v1/tickets/:id/messages, behind the API key (app.ts). Each route's operation(...) is its entry in GET /openapi.json. */
 export function messageRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
@@ -37,7 +36,7 @@ export function messageRoutes(): Router<AppState> {
   });
   router.get('/:id/messages', list, async (ctx) => {
     const ticket = await ctx.state.services.tickets.get(ctx.state.workspaceId, ctx.params.id);
-    const query = validate(listMessagesQuery, ctx.query);
+    const query = list.query(ctx);
     const { messages, total, truncated } = await ctx.state.services.messages.list(ticket.id, query);
     ctx.body = { data: messages.map(presentMessage), total, truncated };
   });
@@ -52,7 +51,7 @@ export function messageRoutes(): Router<AppState> {
   });
   router.post('/:id/messages', add, jsonBody(2 * MiB), idempotent, async (ctx) => {
     const ticket = await ctx.state.services.tickets.get(ctx.state.workspaceId, ctx.params.id);
-    const input = validate(addMessageBody, ctx.request.body);
+    const input = add.body(ctx);
     if (input.direction === 'outbound') {
       throw conflict('outbound_not_allowed', 'Only inbound messages can be written through the API; nothing was saved.');
     }

@@ -6,7 +6,6 @@ import { jsonBody, MiB } from '../http/body.ts';
 import type { AppState } from '../http/state.ts';
 import { idempotent } from '../idempotency/middleware.ts';
 import { IDEMPOTENCY_KEY_REUSED, idempotencyHeaders } from '../idempotency/schema.ts';
-import { validate } from '../http/validate.ts';
 import { operation } from '../http/operation.ts';
 import { createdTicket, presentCreatedTicket, presentTicket, publicTicket } from './presenter.ts';
 import { createTicketBody, listTicketsQuery, updateTicketBody } from './schema.ts';
@@ -17,7 +16,7 @@ const ticketPage = z.strictObject({
   pagination: z.strictObject({ page: z.int().min(1), perPage: z.int().min(1).max(100), total: z.int().min(0).meta({ description: 'Tickets matching the filter.' }) }),
 });
 
-/** Mounted under /api/v1/tickets. Each route's operation(...) is its entry in GET /openapi.json. */
+/** Mounted under /api/v1/tickets, behind the API key (app.ts). Each route's operation(...) is its entry in GET /openapi.json. */
 export function ticketRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
@@ -29,7 +28,7 @@ export function ticketRoutes(): Router<AppState> {
     errors: ['forbidden'],
   });
   router.get('/', list, async (ctx) => {
-    const query = validate(listTicketsQuery, ctx.query);
+    const query = list.query(ctx);
     if (query.workspace_id !== undefined && query.workspace_id !== ctx.state.workspaceId) {
       throw forbidden('workspace_id does not match the workspace of this API key.');
     }
@@ -51,7 +50,7 @@ export function ticketRoutes(): Router<AppState> {
     errors: [IDEMPOTENCY_KEY_REUSED],
   });
   router.post('/', create, jsonBody(MiB), idempotent, async (ctx) => {
-    const input = validate(createTicketBody, ctx.request.body);
+    const input = create.body(ctx);
     const ticket = await ctx.state.services.tickets.create(ctx.state.workspaceId, input, API_ACTOR);
     ctx.status = 201;
     ctx.body = { data: presentCreatedTicket(ticket) };
@@ -73,7 +72,7 @@ export function ticketRoutes(): Router<AppState> {
   router.patch('/:id', update, jsonBody(MiB), async (ctx) => {
     const { tickets } = ctx.state.services;
     await tickets.get(ctx.state.workspaceId, ctx.params.id);
-    const input = validate(updateTicketBody, ctx.request.body);
+    const input = update.body(ctx);
     const ticket = await tickets.update(ctx.state.workspaceId, ctx.params.id, input, API_ACTOR);
     ctx.body = { data: presentTicket(ticket) };
   });

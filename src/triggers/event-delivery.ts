@@ -6,22 +6,22 @@ import type { Execution } from '../executions/entity.ts';
 import type { RunContext, TriggerType } from '../graph/index.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow } from '../workflows/entity.ts';
-import { ExecutionDispatcher, type NewExecution } from './dispatcher.ts';
+import { ExecutionDispatcher, type NewExecution } from '../executions/dispatcher.ts';
 import { loopGuard } from './loop-guard.ts';
 import { recordReplySignals } from './reply-signals.ts';
 
-/** What delivery has done since the process started (tests and logs read it). */
-export type DeliveryMetrics = {
+/** What the relay has done since the process started: event delivery, run starts, reply signals (tests and logs read it). */
+export type RelayMetrics = {
   eventsDelivered: number;
   executionsCreated: number;
-  /** Customer replies recorded for runs that wait (ReplyDelivery passes them on). */
+  /** Customer replies recorded for runs that wait (ReplySignals signals them). */
   repliesRecorded: number;
   loopGuardSkips: number;
   depthLimitStops: number;
   dispatchFailures: number;
 };
 
-export const newDeliveryMetrics = (): DeliveryMetrics => ({ eventsDelivered: 0, executionsCreated: 0, repliesRecorded: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0 });
+export const newRelayMetrics = (): RelayMetrics => ({ eventsDelivered: 0, executionsCreated: 0, repliesRecorded: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0 });
 
 /** An event as delivery claims it; `payload` only where the event has work to do (`heard`). */
 export type ClaimedEvent = {
@@ -42,22 +42,22 @@ type ClaimedRow = { id: string; workspace_id: string; type: TriggerType; ticket_
  * of undelivered events (FOR UPDATE SKIP LOCKED, so several relays share the work), creates
  * one pending execution per matching active workflow (unless the loop guard stops it) and
  * marks the events delivered, and records customer replies for the ticket's open runs
- * (delivered by ReplyDelivery); after the commit it starts the runs. Events nothing listens to
+ * (signalled by ReplySignals); after the commit it starts the runs. Events nothing listens to
  * (most of those an automation's own actions write) are marked delivered by the claim itself.
  */
 export class EventDelivery {
-  readonly metrics: DeliveryMetrics;
+  readonly metrics: RelayMetrics;
   private readonly orm: MikroORM;
   private readonly engine: WorkflowEngine;
   private readonly logger: Logger;
   private readonly startsBlocked: () => string | null;
 
-  constructor(deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; metrics?: DeliveryMetrics; startsBlocked?: () => string | null }) {
+  constructor(deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; metrics?: RelayMetrics; startsBlocked?: () => string | null }) {
     this.orm = deps.orm;
     this.engine = deps.engine;
     this.logger = deps.logger;
     this.startsBlocked = deps.startsBlocked ?? (() => null);
-    this.metrics = deps.metrics ?? newDeliveryMetrics();
+    this.metrics = deps.metrics ?? newRelayMetrics();
   }
 
   /** Delivers up to `limit` of the oldest undelivered events (of the given workspaces, or all); returns how many it claimed. */

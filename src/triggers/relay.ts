@@ -4,17 +4,17 @@ import { errorFields, type Logger } from '../logger.ts';
 import { purgeDeliveredEvents } from '../events/outbox.ts';
 import { purgeFinishedExecutions } from '../executions/retention.ts';
 import { IdempotencyService } from '../idempotency/service.ts';
-import { ExecutionDispatcher } from './dispatcher.ts';
-import { EventDelivery, newDeliveryMetrics, type DeliveryMetrics } from './event-delivery.ts';
-import { ReplyDelivery } from './reply-signals.ts';
+import { ExecutionDispatcher } from '../executions/dispatcher.ts';
+import { EventDelivery, newRelayMetrics, type RelayMetrics } from './event-delivery.ts';
+import { ReplySignals } from './reply-signals.ts';
 import { PgNotifications, type Wakeups } from './wakeups.ts';
 
 /** Delivers a batch of events; returns how many it claimed. */
 export type BatchDelivery = { deliverBatch(limit: number, workspaceIds?: string[]): Promise<number> };
 /** Starts runs of executions the engine could not take when they were created; returns how many it tried. */
 export type PendingStarter = { startPending(limit: number, workspaceIds?: string[]): Promise<number> };
-/** Passes recorded customer replies to their runs; returns how many it tried. */
-export type PendingReplies = { deliverPending(limit: number, workspaceIds?: string[]): Promise<number> };
+/** Signals recorded customer replies to their runs; returns how many it tried. */
+export type PendingReplies = { signalPending(limit: number, workspaceIds?: string[]): Promise<number> };
 /**
  * Deletes up to `limit` rows past their time (idempotency keys, delivered events, finished
  * executions); returns how many. `batchSize` overrides the relay's purge batch (ten of its
@@ -54,7 +54,7 @@ export type RelayOptions = {
  * claim's row locks.
  */
 export class OutboxRelay {
-  readonly metrics: DeliveryMetrics;
+  readonly metrics: RelayMetrics;
   private readonly delivery: BatchDelivery;
   private readonly pending: PendingStarter;
   private readonly replies: PendingReplies;
@@ -87,7 +87,7 @@ export class OutboxRelay {
       expired?: Record<string, ExpiredRows>;
       wakeups?: Wakeups;
       logger: Logger;
-      metrics?: DeliveryMetrics;
+      metrics?: RelayMetrics;
     } & RelayOptions,
   ) {
     this.delivery = deps.delivery;
@@ -96,7 +96,7 @@ export class OutboxRelay {
     this.expired = deps.expired ?? {};
     this.wakeups = deps.wakeups;
     this.logger = deps.logger;
-    this.metrics = deps.metrics ?? newDeliveryMetrics();
+    this.metrics = deps.metrics ?? newRelayMetrics();
     this.batchSize = deps.batchSize ?? 100;
     this.pollMs = deps.pollMs ?? 1_000;
     this.purgeEveryMs = deps.purgeEveryMs ?? 60_000;
@@ -150,7 +150,7 @@ export class OutboxRelay {
           this.logger.warn('starting pending executions failed; will retry', errorFields(err));
         });
       }
-      await this.replies.deliverPending(this.batchSize, scope).catch((err) => {
+      await this.replies.signalPending(this.batchSize, scope).catch((err) => {
         this.logger.warn('passing replies on failed; will retry', errorFields(err));
       });
     }
@@ -218,13 +218,19 @@ export class OutboxRelay {
 export function createOutboxRelay(
   deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string; outboxRetentionDays: number; executionRetentionDays?: number } & RelayOptions,
 ): OutboxRelay {
-  const metrics = newDeliveryMetrics();
+  const metrics = newRelayMetrics();
   return new OutboxRelay({
     ...deps,
     metrics,
     delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics, startsBlocked: deps.startsBlocked }),
-    pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
-    replies: new ReplyDelivery(deps),
+    pending: {
+      startPending: async (limit, scope) => {
+        const pass = await new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope);
+        if (pass.failed > 0) metrics.dispatchFailures += 1;
+        return pass.claimed;
+      },
+    },
+    replies: new ReplySignals(deps),
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
       'delivered events': { purgeExpired: (limit, scope) => purgeDeliveredEvents(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },

@@ -4,7 +4,7 @@ import type { Execution } from '../executions/entity.ts';
 import { ticketContext } from '../tickets/context.ts';
 import type { TicketService } from '../tickets/service.ts';
 import type { Workflow } from '../workflows/entity.ts';
-import type { ExecutionDispatcher } from './dispatcher.ts';
+import type { ExecutionDispatcher } from '../executions/dispatcher.ts';
 
 /**
  * A run without a ticket that would reach an action needing one could only fail there: it is

@@ -7,7 +7,7 @@ import { ticketContext } from '../tickets/context.ts';
 import { Ticket } from '../tickets/entity.ts';
 import { Workflow } from '../workflows/entity.ts';
 import { ticketFilterOf } from '../workflows/schedule-spec.ts';
-import type { ExecutionDispatcher } from './dispatcher.ts';
+import type { ExecutionDispatcher } from '../executions/dispatcher.ts';
 
 export const TICK_BATCH_SIZE = 200;
 

@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { jsonBody, MiB } from '../http/body.ts';
 import type { AppState } from '../http/state.ts';
-import { validate } from '../http/validate.ts';
 import { operation } from '../http/operation.ts';
 import { createdWorkflow, presentCreatedWorkflow, presentWorkflow, presentWorkflowListItem, publicWorkflow, workflowListItem } from './presenter.ts';
 import { parseIfMatch, workflowEtag } from './etag.ts';
@@ -19,7 +18,7 @@ const ifMatchHeader = z.object({
     .meta({ description: 'The ETag of the workflow as you read it (or `*`): the update applies only if nobody changed the workflow since, else 412 `precondition_failed` and nothing changes. Without it, the update applies whatever the state.' }),
 });
 
-/** Workflow definitions; mounted under /api/workflows. Each route's operation(...) is its entry in GET /openapi.json. */
+/** Workflow definitions; mounted under /api/workflows, behind the API key (app.ts). Each route's operation(...) is its entry in GET /openapi.json. */
 export function workflowRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
@@ -30,7 +29,7 @@ export function workflowRoutes(): Router<AppState> {
     responses: { 200: { description: 'The workflows, newest first.', schema: z.strictObject({ workflows: z.array(workflowListItem) }) } },
   });
   router.get('/', list, async (ctx) => {
-    const query = validate(listWorkflowsQuery, ctx.query);
+    const query = list.query(ctx);
     const workflows = await ctx.state.services.workflows.list(ctx.state.workspaceId, {
       active: query.active === undefined ? undefined : query.active === 'true',
       triggerType: query.trigger_type,
@@ -46,7 +45,7 @@ export function workflowRoutes(): Router<AppState> {
     responses: { 201: { description: 'The new workflow.', schema: z.strictObject({ workflow: createdWorkflow }) } },
   });
   router.post('/', create, jsonBody(MiB), async (ctx) => {
-    const input = validate(createWorkflowBody, ctx.request.body);
+    const input = create.body(ctx);
     const workflow = await ctx.state.services.workflows.create(ctx.state.workspaceId, input);
     ctx.status = 201;
     ctx.body = { workflow: presentCreatedWorkflow(workflow) };
@@ -77,7 +76,7 @@ export function workflowRoutes(): Router<AppState> {
   router.patch('/:id', update, jsonBody(MiB), async (ctx) => {
     const { workflows } = ctx.state.services;
     await workflows.get(ctx.state.workspaceId, ctx.params.id);
-    const input = validate(updateWorkflowBody, ctx.request.body);
+    const input = update.body(ctx);
     const ifMatch = parseIfMatch(ctx.headers['if-match']);
     const workflow = presentWorkflow(await workflows.update(ctx.state.workspaceId, ctx.params.id, input, { ifMatch }));
     ctx.set('ETag', workflowEtag(workflow));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
-import { ExecutionDispatcher } from '../../src/triggers/dispatcher.ts';
+import { ExecutionDispatcher } from '../../src/executions/dispatcher.ts';
 import { runTickBatch } from '../../src/triggers/ticks.ts';
 import { newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectStatus } from '../helpers/workflows.ts';

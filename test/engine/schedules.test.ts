@@ -3,7 +3,7 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { reconcileSchedules, scheduleIdFor, TemporalSchedules } from '../../temporal/schedules.ts';
 import { createLogger } from '../../src/logger.ts';
 import { Workflow } from '../../src/workflows/entity.ts';
-import { ExecutionDispatcher } from '../../src/triggers/dispatcher.ts';
+import { ExecutionDispatcher } from '../../src/executions/dispatcher.ts';
 import { Execution } from '../../src/executions/entity.ts';
 import { runTickBatch, type TickBatch } from '../../src/triggers/ticks.ts';
 import { activeWorkflow, engineWorkspace, eventually, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';

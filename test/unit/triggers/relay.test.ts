@@ -80,7 +80,7 @@ describe('OutboxRelay', () => {
     new OutboxRelay({
       delivery,
       pending,
-      replies: { deliverPending: async () => ((replyPasses += 1), 0) },
+      replies: { signalPending: async () => ((replyPasses += 1), 0) },
       expired: { 'idempotency keys': expiredKeys, 'delivered events': expiredEvents },
       wakeups,
       logger: createLogger('silent'),
@@ -227,7 +227,7 @@ describe('OutboxRelay', () => {
     await new OutboxRelay({
       delivery,
       pending,
-      replies: { deliverPending: async () => 0 },
+      replies: { signalPending: async () => 0 },
       expired: { 'finished executions': executions },
       logger: createLogger('silent'),
       batchSize: 10,

@@ -1,13 +1,15 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WorkflowEngine } from '../executions/engine.ts';
-import { Execution, ExecutionStep } from '../executions/entity.ts';
-import type { RunGraphInput } from '../executions/run-input.ts';
 import { byId, readCalendars } from '../calendars/store.ts';
+import type { AfterCommit } from '../common/after-commit.ts';
+import { handOffAll, retryUntilAcknowledged, type PendingPass } from '../common/retry-until-acknowledged.ts';
 import { calendarReferences, walkToFirstAction, type RunContext, type TriggerType } from '../graph/index.ts';
-import { executionIdFor, runIdFor } from '../executions/run-ids.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from '../workflows/entity.ts';
+import type { WorkflowEngine } from './engine.ts';
+import { Execution, ExecutionStep } from './entity.ts';
+import { executionIdFor, runIdFor } from './run-ids.ts';
+import type { RunGraphInput } from './run-input.ts';
 
 export type NewExecution = {
   workflow: Workflow;
@@ -20,11 +22,8 @@ export type NewExecution = {
   chain?: string[];
 };
 
-/**
- * Registers work to do once the caller's transaction has committed, on an EntityManager
- * outside it (see Services.inTransaction).
- */
-export type AfterCommit = (task: (em: EntityManager) => Promise<void>) => void;
+/** What the dispatcher starts runs with; `afterCommit` inside a caller's transaction (see createAndStart). */
+export type DispatcherDeps = { engine?: WorkflowEngine; logger?: Logger; afterCommit?: AfterCommit };
 
 /**
  * Creates executions (pinned to their workflow's current version) and starts their runs on the
@@ -36,15 +35,12 @@ export type AfterCommit = (task: (em: EntityManager) => Promise<void>) => void;
  */
 export class ExecutionDispatcher {
   private readonly em: EntityManager;
-  private readonly engine: WorkflowEngine | undefined;
-  private readonly logger: Logger | undefined;
-  private readonly afterCommit: AfterCommit | undefined;
+  /** Without an engine, executions are created pending and left for a relay to start. */
+  private readonly deps: DispatcherDeps;
 
-  constructor(em: EntityManager, deps: { engine?: WorkflowEngine; logger?: Logger; afterCommit?: AfterCommit } = {}) {
+  constructor(em: EntityManager, deps: DispatcherDeps = {}) {
     this.em = em;
-    this.engine = deps.engine;
-    this.logger = deps.logger;
-    this.afterCommit = deps.afterCommit;
+    this.deps = { engine: deps.engine, logger: deps.logger, afterCommit: deps.afterCommit };
   }
 
   /**
@@ -95,8 +91,8 @@ export class ExecutionDispatcher {
    */
   async createAndStart(input: NewExecution): Promise<Execution> {
     const [execution] = await this.em.transactional((em) => this.create(em, [input]));
-    if (this.afterCommit) {
-      this.afterCommit((em) => new ExecutionDispatcher(em, { engine: this.engine, logger: this.logger }).startOrLeavePending(execution));
+    if (this.deps.afterCommit) {
+      this.deps.afterCommit((em) => new ExecutionDispatcher(em, { engine: this.deps.engine, logger: this.deps.logger }).startOrLeavePending(execution));
       return execution;
     }
     await this.startOrLeavePending(execution);
@@ -106,75 +102,84 @@ export class ExecutionDispatcher {
 
   private async startOrLeavePending(execution: Execution): Promise<void> {
     await this.start([execution]).catch((err) => {
-      this.logger?.warn('engine unavailable; the relay will start the execution', { executionId: execution.id, ...errorFields(err) });
+      this.deps.logger?.warn('engine unavailable; the relay will start the execution', { executionId: execution.id, ...errorFields(err) });
     });
   }
 
-  /** Starts the runs of those of the given executions that are pending, and marks them dispatched. */
+  /** Starts the runs of those of the given executions that are pending, and marks them dispatched; throws the first failure. */
   async start(all: Execution[]): Promise<void> {
     const executions = all.filter((e) => e.status === 'pending');
-    if (!this.engine || executions.length === 0) return;
-    const engine = this.engine;
-    const inputs = await this.runInputs(executions);
-    const started: string[] = [];
-    const failures: unknown[] = [];
-    await Promise.all(
-      executions.map(async (e) => {
-        const input = inputs.get(e.id);
-        if (!input) return;
-        try {
-          await engine.start(e.temporalWorkflowId, input);
-          started.push(e.id);
-        } catch (err) {
-          failures.push(err);
-        }
-      }),
+    const engine = this.deps.engine;
+    if (!engine || executions.length === 0) return;
+    const inputs = await runInputs(this.em, executions);
+    const { acknowledged, failed } = await handOffAll(
+      executions.filter((e) => inputs.has(e.id)),
+      (e) => engine.start(e.temporalWorkflowId, inputs.get(e.id)!),
     );
-    if (started.length > 0) {
-      await this.em.nativeUpdate(Execution, { id: { $in: started }, dispatchedAt: null }, { dispatchedAt: new Date() });
-    }
-    if (failures.length > 0) throw failures[0];
+    await markDispatched(this.em, acknowledged);
+    if (failed.length > 0) throw failed[0].error;
   }
 
-  /** Starts executions still waiting for the engine (created while it was down), of the given workspaces or all. */
-  async startPending(limit = 100, workspaceIds?: string[]): Promise<number> {
-    if (workspaceIds?.length === 0) return 0;
-    return this.em.transactional(async (em) => {
-      const pending = await em.find(
-        Execution,
-        { dispatchedAt: null, status: 'pending', ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) },
-        { orderBy: { startedAt: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE /* skip locked */ },
-      );
-      if (pending.length === 0) return 0;
-      await new ExecutionDispatcher(em, { engine: this.engine, logger: this.logger }).start(pending);
-      return pending.length;
+  /**
+   * Starts executions still waiting for the engine (created while it was down), of the given
+   * workspaces or all: one pass of retryUntilAcknowledged.
+   */
+  async startPending(limit = 100, workspaceIds?: string[]): Promise<PendingPass> {
+    const engine = this.deps.engine;
+    if (!engine || workspaceIds?.length === 0) return { claimed: 0, acknowledged: 0, failed: 0 };
+    let inputs = new Map<string, RunGraphInput>();
+    return retryUntilAcknowledged<Execution>(
+      this.em,
+      limit,
+      {
+        what: 'execution starts',
+        claim: async (em, limit) => {
+          const pending = await em.find(
+            Execution,
+            { dispatchedAt: null, status: 'pending', ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) },
+            { orderBy: { startedAt: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE /* skip locked */ },
+          );
+          inputs = pending.length > 0 ? await runInputs(em, pending) : inputs;
+          // One whose version is gone cannot start: it stays pending, as it always has.
+          return pending.filter((e) => inputs.has(e.id));
+        },
+        handOff: (e) => engine.start(e.temporalWorkflowId, inputs.get(e.id)!),
+        acknowledge: markDispatched,
+        describe: (e) => ({ executionId: e.id }),
+      },
+      this.deps.logger,
+    );
+  }
+}
+
+async function markDispatched(em: EntityManager, executions: Execution[]): Promise<void> {
+  if (executions.length === 0) return;
+  await em.nativeUpdate(Execution, { id: { $in: executions.map((e) => e.id) }, dispatchedAt: null }, { dispatchedAt: new Date() });
+}
+
+/** What each run receives: the graph of its pinned version and the workflow's name. */
+async function runInputs(em: EntityManager, executions: Execution[]): Promise<Map<string, RunGraphInput>> {
+  const versions = await em.find(WorkflowVersion, { $or: executions.map((e) => ({ workflow: e.workflow, version: e.workflowVersion })) });
+  const workflows = await em.find(Workflow, { id: { $in: [...new Set(executions.map((e) => e.workflow))] } }, { fields: ['name'] });
+  const graphOf = new Map(versions.map((v) => [`${v.workflow}:${v.version}`, v.graph]));
+  const nameOf = new Map(workflows.map((w) => [w.id, w.name]));
+  const inputs = new Map<string, RunGraphInput>();
+  for (const e of executions) {
+    const graph = graphOf.get(`${e.workflow}:${e.workflowVersion}`);
+    if (!graph) continue;
+    inputs.set(e.id, {
+      executionId: e.id,
+      workspaceId: e.workspace,
+      workflowId: e.workflow,
+      workflowVersion: e.workflowVersion,
+      workflowName: nameOf.get(e.workflow) ?? '',
+      triggeredBy: e.triggeredBy,
+      ticketId: e.ticketId ?? null,
+      graph,
+      context: e.context as RunContext,
+      chain: e.chain,
+      createdAt: e.startedAt.toISOString(),
     });
   }
-
-  /** What each run receives: the graph of its pinned version and the workflow's name. */
-  private async runInputs(executions: Execution[]): Promise<Map<string, RunGraphInput>> {
-    const versions = await this.em.find(WorkflowVersion, { $or: executions.map((e) => ({ workflow: e.workflow, version: e.workflowVersion })) });
-    const workflows = await this.em.find(Workflow, { id: { $in: [...new Set(executions.map((e) => e.workflow))] } }, { fields: ['name'] });
-    const graphOf = new Map(versions.map((v) => [`${v.workflow}:${v.version}`, v.graph]));
-    const nameOf = new Map(workflows.map((w) => [w.id, w.name]));
-    const inputs = new Map<string, RunGraphInput>();
-    for (const e of executions) {
-      const graph = graphOf.get(`${e.workflow}:${e.workflowVersion}`);
-      if (!graph) continue;
-      inputs.set(e.id, {
-        executionId: e.id,
-        workspaceId: e.workspace,
-        workflowId: e.workflow,
-        workflowVersion: e.workflowVersion,
-        workflowName: nameOf.get(e.workflow) ?? '',
-        triggeredBy: e.triggeredBy,
-        ticketId: e.ticketId ?? null,
-        graph,
-        context: e.context as RunContext,
-        chain: e.chain,
-        createdAt: e.startedAt.toISOString(),
-      });
-    }
-    return inputs;
-  }
+  return inputs;
 }
