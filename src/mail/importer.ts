@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { API_ACTOR } from '../actor.ts';
+import { isOutageOrUnanswered } from '../common/outage.ts';
 import { pgTimestamp, sql } from '../common/sql.ts';
+import { databaseCheck, passes } from '../http/health.ts';
 import type { Logger } from '../logger.ts';
 import { MessageService, initialMessage } from '../messages/service.ts';
 import { MemberAssignees } from '../tickets/assignees.ts';
@@ -91,7 +93,8 @@ export class MailImporter {
         return await this.orm.em.fork().transactional((em) => this.takeIn(em, mailboxId, uidValidity, mail, facts, parseError));
       } catch (err) {
         if (err instanceof AlreadyTakenIn) return { outcome: 'already', flagSeen: false };
-        if (isOutage(err)) throw err;
+        // The database is away (not a problem of this mail): the watcher waits and reads the mail again.
+        if (await isOutageOrUnanswered(err, () => passes(databaseCheck(this.orm), 2_000))) throw err;
         lastError = err;
         this.logger.warn('taking in a mail failed', { mailboxId, uid: mail.uid, attempt, error: String(err) });
       }
@@ -255,16 +258,6 @@ export class MailImporter {
 
 /** Thrown inside a transaction to roll it back: the receipt shows the mail was taken in by another watcher. */
 class AlreadyTakenIn extends Error {}
-
-/** The database is away (not a problem of this mail): the watcher waits and reads the mail again. */
-export function isOutage(err: unknown): boolean {
-  const e = err as { name?: string; code?: string; message?: string; cause?: unknown } | undefined;
-  if (!e) return false;
-  if (e.name === 'ConnectionException') return true;
-  if (e.code && (/^(08|57P)/.test(e.code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(e.code))) return true;
-  if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')) return true;
-  return e.cause !== undefined && e.cause !== err && isOutage(e.cause);
-}
 
 export async function recordMailMessage(
   em: EntityManager,
