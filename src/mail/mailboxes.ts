@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, newId } from '../ids.ts';
 import { checkImap, checkSmtp, MailCheckError } from './connections.ts';
-import type { Mailbox, MailboxState } from './entity.ts';
+import type { Mailbox, MailboxState, ReceiptOutcome } from './entity.ts';
 import type { MailCredential, SecretBox } from './secrets.ts';
 import { deleteMailbox, findMailbox, hasMailbox, lastSkipped, mailboxesOf, mailboxOnFolder, receiptTally, saveMailbox } from './store.ts';
 import { displayUrl, type ImapEndpoint, type SmtpEndpoint } from './urls.ts';
@@ -27,8 +27,8 @@ export type MailboxView = {
   lastError: string | null;
   lastErrorAt: string | null;
   lastFetchAt: string | null;
-  /** Mails taken in (tickets and replies), ignored (own, bounces, automatic) and skipped (too large, unreadable, failed). */
-  mails: { imported: number; ignored: number; skipped: number };
+  /** Mails taken in (tickets and replies), ignored (the same mail again, own, bounces, automatic) and skipped (too large, unreadable, failed). */
+  mails: MailTally;
   /** The newest skipped mail: what and why, so that an operator can find it in the mailbox. */
   lastSkipped: { at: string; outcome: string; detail: string | null } | null;
   createdAt: string;
@@ -43,6 +43,31 @@ export type NewMailbox = {
   smtp: SmtpEndpoint;
   smtpCredential: MailCredential;
   plusAddressing: boolean;
+};
+
+export type MailTally = { imported: number; ignored: number; skipped: number };
+
+/**
+ * What became of a mailbox's mail, from the count of each receipt outcome. Imported: a new
+ * ticket or reply. A duplicate (a mail already taken in, delivered or renumbered again) made
+ * nothing new: it is ignored, with own mail, bounces and automatic mail.
+ */
+export function mailTally(counts: Array<{ outcome: ReceiptOutcome; n: number | string }>): MailTally {
+  const tally: MailTally = { imported: 0, ignored: 0, skipped: 0 };
+  for (const { outcome, n } of counts) tally[TALLY_OF[outcome]] += Number(n);
+  return tally;
+}
+
+const TALLY_OF: Record<ReceiptOutcome, keyof MailTally> = {
+  ticket: 'imported',
+  reply: 'imported',
+  duplicate: 'ignored',
+  own: 'ignored',
+  bounce: 'ignored',
+  automatic: 'ignored',
+  too_large: 'skipped',
+  invalid: 'skipped',
+  failed: 'skipped',
 };
 
 /** The context a sealed credential is bound to: its mailbox and field. */
@@ -125,11 +150,6 @@ export class MailboxService {
     const counts = await receiptTally(this.em.fork(), ids);
     const skippedOf = await lastSkipped(this.em.fork(), ids);
     return mailboxes.map((m) => {
-      const tally = { imported: 0, ignored: 0, skipped: 0 };
-      for (const c of counts.filter((c) => c.mailbox_id === m.id)) {
-        const bucket = ['ticket', 'reply', 'duplicate'].includes(c.outcome) ? 'imported' : ['own', 'bounce', 'automatic'].includes(c.outcome) ? 'ignored' : 'skipped';
-        tally[bucket] += Number(c.n);
-      }
       return {
         id: m.id,
         workspaceId: m.workspace,
@@ -142,7 +162,7 @@ export class MailboxService {
         lastError: m.lastError ?? null,
         lastErrorAt: m.lastErrorAt?.toISOString() ?? null,
         lastFetchAt: m.lastFetchAt?.toISOString() ?? null,
-        mails: tally,
+        mails: mailTally(counts.filter((c) => c.mailbox_id === m.id)),
         lastSkipped: skippedOf.get(m.id) ?? null,
         createdAt: m.createdAt.toISOString(),
       };

@@ -103,9 +103,9 @@ export async function advanceCursor(em: EntityManager, mailboxId: string, uid: n
   await sql(em, 'update "mailboxes" set "last_uid" = $2, "last_fetch_at" = now() where "id" = $1', [mailboxId, uid]);
 }
 
-/** A pass over the folder ended well: the mailbox is read. */
+/** A pass over the folder ended well: the mailbox is read, and an earlier error is over (no longer shown). */
 export async function markWatching(em: EntityManager, mailboxId: string): Promise<void> {
-  await sql(em, `update "mailboxes" set "state" = 'watching', "last_fetch_at" = now() where "id" = $1`, [mailboxId]);
+  await sql(em, `update "mailboxes" set "state" = 'watching', "last_fetch_at" = now(), "last_error" = null, "last_error_at" = null where "id" = $1`, [mailboxId]);
 }
 
 /** The mailbox cannot be read now (the watcher retries): the operator sees why. */
