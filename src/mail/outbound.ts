@@ -202,5 +202,4 @@ export class PendingMailDeliveries {
       return started;
     });
   }
-
 }
