@@ -48,7 +48,7 @@ function describe(m: View): string {
     `${m.id}  ${m.address}${m.name ? ` "${m.name}"` : ''}  ${m.state}${m.lastFetchAt ? `, last fetch ${m.lastFetchAt}` : ', not read yet'}`,
     `  IMAP ${m.imap}`,
     `  SMTP ${m.smtp}${m.plusAddressing ? ' (replies to sub-addresses)' : ''}`,
-    `  mails: ${m.mails.imported} imported, ${m.mails.ignored} ignored (own, bounces, automatic), ${m.mails.skipped} skipped`,
+    `  mails: ${m.mails.imported} imported, ${m.mails.ignored} ignored (duplicates, own, bounces, automatic), ${m.mails.skipped} skipped`,
   ];
   if (m.lastError) lines.push(`  last error (${m.lastErrorAt}): ${m.lastError}`);
   if (m.lastSkipped) lines.push(`  last skipped (${m.lastSkipped.at}, ${m.lastSkipped.outcome}): ${m.lastSkipped.detail ?? ''}`);

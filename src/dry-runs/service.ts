@@ -9,7 +9,7 @@ import { readTicket } from '../tickets/store.ts';
 import { contextOf } from '../triggers/event-delivery.ts';
 import { ticketFilterWhere } from '../triggers/ticks.ts';
 import { ticketFilterOf } from '../workflows/schedule-spec.ts';
-import { Mailbox } from '../mail/entity.ts';
+import { hasMailbox } from '../mail/store.ts';
 import { Member } from '../workspaces/entity.ts';
 import { reopensOnCustomerReplyIn } from '../workspaces/settings.ts';
 import { BACKTEST_WINDOW_DAYS, type BacktestInput, type DryRunInput } from './schema.ts';
@@ -61,7 +61,7 @@ export class DryRunService {
       };
       const members = await assignableMembers(em, target);
       const reopensOnReply = await reopensOnCustomerReplyIn(em, target.workspace);
-      const mails = (await em.count(Mailbox, { workspace: target.workspace })) > 0;
+      const mails = await hasMailbox(em, target.workspace);
       const calendars = await calendarsOfGraph(em, target.workspace, target.graph);
       const simulation = await simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, reopensOnReply, now, calendars, isAssignable: (a) => members.has(a), mails });
       return { at: now.toISOString(), ...simulation };

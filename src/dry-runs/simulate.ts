@@ -81,43 +81,206 @@ class StepFailed extends Error {}
  * an assignee who is not a member, a tag that renders blank) ends the walk with a `failed` step.
  */
 export async function simulateRun(graph: WorkflowGraph, context: RunContext, opts: SimulationOptions): Promise<Simulation> {
-  const nodes = nodeById(graph);
-  const steps: SimulatedStep[] = [];
-  const outbound: Outbound[] = [];
-  const assumptions: string[] = [];
-  const changes: Record<string, FieldChange> = {};
-  let ticket = opts.ticket;
-  let current: RunContext = context;
-  // Not a real actor: a change made by a run is attributed to its workflow, which decides the resolution type.
-  const actor: Actor = { type: 'workflow', workflowId: '', executionId: '', chain: [] };
+  const run = new SimulatedRun(graph, context, opts);
+  try {
+    await walk(new GraphWalker(graph), async (id) => run.visit(id));
+  } catch (err) {
+    if (!(err instanceof StepFailed)) throw err;
+  }
+  return run.result();
+}
 
-  const fail = (step: SimulatedStep, err: unknown): never => {
-    step.status = 'failed';
-    step.error = err instanceof Error ? err.message : String(err);
-    throw new StepFailed(step.error);
-  };
+/** Not a real actor: a change made by a run is attributed to its workflow, which decides the resolution type. */
+const RUN_ACTOR: Actor = { type: 'workflow', workflowId: '', executionId: '', chain: [] };
 
+const iso = (t: number) => new Date(t).toISOString();
+
+/** The state of one simulated run as the walk goes: its steps, outbound effects, ticket and clock. */
+class SimulatedRun {
+  private readonly steps: SimulatedStep[] = [];
+  private readonly outbound: Outbound[] = [];
+  private readonly assumptions: string[] = [];
+  private readonly changes: Record<string, FieldChange> = {};
+  private readonly graph: WorkflowGraph;
+  private readonly opts: SimulationOptions;
+  private readonly nodes: Map<string, GraphNode>;
+  /** Nodes that something follows: only after those does a fresh read of the ticket matter. */
+  private readonly followed: Set<string>;
   // Each node happens at a time of its own: when the last of the branches that lead to it got
   // there. Waits move it on; everything else takes no time.
-  const finishedAt = new Map<string, number>();
-  const outcomes = new Map<string, boolean | undefined>();
-  let clock = opts.now.getTime();
-  const iso = (t: number) => new Date(t).toISOString();
-  function startOf(node: GraphNode): number {
+  private readonly finishedAt = new Map<string, number>();
+  private readonly outcomes = new Map<string, boolean | undefined>();
+  private ticket: TicketContext | null;
+  private current: RunContext;
+  private clock: number;
+
+  constructor(graph: WorkflowGraph, context: RunContext, opts: SimulationOptions) {
+    this.graph = graph;
+    this.opts = opts;
+    this.nodes = nodeById(graph);
+    this.followed = new Set(graph.edges.map((e) => e.source));
+    this.ticket = opts.ticket;
+    this.current = context;
+    this.clock = opts.now.getTime();
+  }
+
+  result(): Simulation {
+    return { steps: this.steps, changes: this.changes, outbound: this.outbound, assumptions: this.assumptions };
+  }
+
+  visit(nodeId: string): boolean | undefined {
+    const node = this.nodes.get(nodeId)!;
+    this.clock = this.startOf(node);
+    const outcome = this.visitAt(node);
+    this.outcomes.set(node.id, outcome);
+    if (!this.finishedAt.has(node.id)) this.finishedAt.set(node.id, this.clock);
+    return outcome;
+  }
+
+  private startOf(node: GraphNode): number {
     let start: number | undefined;
-    for (const e of graph.edges) {
-      const end = finishedAt.get(e.source);
+    for (const e of this.graph.edges) {
+      const end = this.finishedAt.get(e.source);
       if (e.target !== node.id || end === undefined) continue;
-      const source = nodes.get(e.source)!;
-      const taken = !isBranchingNode(source) || (e.label === 'false' ? outcomes.get(e.source) === false : outcomes.get(e.source) === true);
+      const source = this.nodes.get(e.source)!;
+      const taken = !isBranchingNode(source) || (e.label === 'false' ? this.outcomes.get(e.source) === false : this.outcomes.get(e.source) === true);
       if (taken) start = Math.max(start ?? end, end);
     }
-    return start ?? opts.now.getTime();
+    return start ?? this.opts.now.getTime();
+  }
+
+  private visitAt(node: GraphNode): boolean | undefined {
+    if (node.type === 'trigger') {
+      this.steps.push({ nodeId: node.id, status: 'passed' });
+      return undefined;
+    }
+    if (node.type === 'condition') return this.condition(node.id, node.data);
+    const action = renderAction(node.data, this.current);
+    const step: SimulatedStep = { nodeId: node.id, status: 'completed', action };
+    this.steps.push(step);
+    switch (action.actionType) {
+      case 'delay':
+        return this.delay(step, action);
+      case 'wait_for_reply':
+        return this.waitForReply(step, action);
+      case 'http_request':
+        return this.httpRequest(step, action);
+      case 'send_reply':
+        return this.sendReply(step, action);
+      default:
+        return this.changeTicket(step, action);
+    }
+  }
+
+  private condition(nodeId: string, data: Parameters<typeof evaluateCondition>[0]): boolean | undefined {
+    const step: SimulatedStep = { nodeId, status: 'passed' };
+    this.steps.push(step);
+    try {
+      step.result = evaluateCondition(data, this.current, { now: this.clock, calendars: this.opts.calendars });
+    } catch (err) {
+      fail(step, err);
+    }
+    return step.result;
+  }
+
+  private delay(step: SimulatedStep, action: Extract<ActionData, { actionType: 'delay' }>): undefined {
+    const clock = this.clock;
+    if (action.businessSeconds !== undefined) {
+      let until = clock;
+      try {
+        until = this.openTimeAfter(action.calendarId, clock, action.businessSeconds);
+      } catch (err) {
+        fail(step, err);
+      }
+      step.waitSeconds = (until - clock) / 1000;
+      this.waitUntil(step, until);
+    } else if (action.seconds !== undefined) {
+      step.waitSeconds = action.seconds;
+      this.waitUntil(step, clock + Math.round(action.seconds * 1000));
+    } else {
+      // An instant in the past does not wait.
+      const until = Math.max(clock, parseIsoInstant(action.until ?? '') ?? 0);
+      step.waitSeconds = Math.ceil((until - clock) / 1000);
+      this.waitUntil(step, until);
+    }
+    this.assumeUnchanged(step.nodeId, 'the delay');
+    return undefined;
+  }
+
+  private waitForReply(step: SimulatedStep, action: Extract<ActionData, { actionType: 'wait_for_reply' }>): boolean {
+    const clock = this.clock;
+    let until = clock + action.timeoutSeconds * 1000;
+    if (action.calendarId !== undefined) {
+      try {
+        until = this.openTimeAfter(action.calendarId, clock, action.timeoutSeconds);
+      } catch (err) {
+        fail(step, err);
+      }
+    }
+    step.waitSeconds = (until - clock) / 1000;
+    step.result = this.opts.assumeReply;
+    // An assumed reply comes at once; without one the branch goes on at the deadline.
+    this.waitUntil(step, until, this.opts.assumeReply ? clock : until);
+    if (this.opts.assumeReply && this.ticket) this.customerReplies(step.nodeId);
+    else this.assumeUnchanged(step.nodeId, 'the wait');
+    return this.opts.assumeReply;
+  }
+
+  private httpRequest(step: SimulatedStep, action: Extract<ActionData, { actionType: 'http_request' }>): undefined {
+    this.assumeUnchanged(step.nodeId, 'the request');
+    this.outbound.push({
+      nodeId: step.nodeId,
+      type: 'http_request',
+      method: action.method,
+      url: action.url,
+      ...(action.headers ? { headers: action.headers } : {}),
+      ...(action.body !== undefined ? { body: action.body } : {}),
+    });
+    return undefined;
+  }
+
+  private sendReply(step: SimulatedStep, action: Extract<ActionData, { actionType: 'send_reply' }>): undefined {
+    const ticket = this.ticket;
+    if (!ticket) return fail(step, noTicket(action));
+    this.outbound.push({
+      nodeId: step.nodeId,
+      type: 'send_reply',
+      to: ticket.customerEmail,
+      subject: replySubject(ticket.subject, ticket.id),
+      delivery: this.opts.mails ? 'mail' : 'not_configured',
+      body: action.body,
+      ...(action.bodyHtml !== undefined ? { bodyHtml: action.bodyHtml } : {}),
+    });
+    this.setTicket({ ...ticket, updatedAt: iso(this.clock) });
+    return undefined;
+  }
+
+  /** A ticket action (status, priority, assignee, tags…): applied to the simulated ticket as the run would. */
+  private changeTicket(step: SimulatedStep, action: ActionData): undefined {
+    const ticket = this.ticket;
+    if (!ticket) return fail(step, noTicket(action));
+    try {
+      const change = ticketChangeOf(action);
+      if (change.assignedTo !== undefined && change.assignedTo !== AI_ASSIGNEE && !this.opts.isAssignable(change.assignedTo)) {
+        throw new AppError(403, 'forbidden', `"${change.assignedTo}" is not a current member or admin of this workspace.`);
+      }
+      const applied = applyTicketChange(ticket, change, RUN_ACTOR);
+      if (Object.keys(applied.changes).length > 0) this.setTicket({ ...applied.ticket, updatedAt: iso(this.clock) });
+    } catch (err) {
+      fail(step, err);
+    }
+    return undefined;
+  }
+
+  /** A wait's step ends at `until`; the branch after it goes on at `finished` (earlier for an assumed reply). */
+  private waitUntil(step: SimulatedStep, until: number, finished = until): void {
+    step.until = iso(until);
+    this.finishedAt.set(step.nodeId, finished);
   }
 
   /** The end of a wait of `seconds` of open time of a calendar, from `start`. */
-  function openTimeAfter(calendarId: string, start: number, seconds: number): number {
-    const calendar = opts.calendars[calendarId.toLowerCase()];
+  private openTimeAfter(calendarId: string, start: number, seconds: number): number {
+    const calendar = this.opts.calendars[calendarId.toLowerCase()];
     if (!calendar) throw new CalendarError(`There is no calendar "${calendarId}" in this workspace.`);
     try {
       return addOpenTime(businessSchedule(calendar), start, Math.round(seconds * 1000));
@@ -127,155 +290,44 @@ export async function simulateRun(graph: WorkflowGraph, context: RunContext, opt
     }
   }
 
-  function visit(node: GraphNode): boolean | undefined {
-    clock = startOf(node);
-    const outcome = visitAt(node);
-    outcomes.set(node.id, outcome);
-    if (!finishedAt.has(node.id)) finishedAt.set(node.id, clock);
-    return outcome;
-  }
-
-  function visitAt(node: GraphNode): boolean | undefined {
-    if (node.type === 'trigger') {
-      steps.push({ nodeId: node.id, status: 'passed' });
-      return undefined;
-    }
-    if (node.type === 'condition') {
-      const step: SimulatedStep = { nodeId: node.id, status: 'passed' };
-      steps.push(step);
-      try {
-        step.result = evaluateCondition(node.data, current, { now: clock, calendars: opts.calendars });
-      } catch (err) {
-        fail(step, err);
-      }
-      return step.result;
-    }
-    const action = renderAction(node.data, current);
-    const step: SimulatedStep = { nodeId: node.id, status: 'completed', action };
-    steps.push(step);
-    const waitUntil = (until: number, finished = until) => {
-      step.until = iso(until);
-      finishedAt.set(node.id, finished);
-    };
-    switch (action.actionType) {
-      case 'delay': {
-        if (action.businessSeconds !== undefined) {
-          let until = clock;
-          try {
-            until = openTimeAfter(action.calendarId, clock, action.businessSeconds);
-          } catch (err) {
-            fail(step, err);
-          }
-          step.waitSeconds = (until - clock) / 1000;
-          waitUntil(until);
-        } else if (action.seconds !== undefined) {
-          step.waitSeconds = action.seconds;
-          waitUntil(clock + Math.round(action.seconds * 1000));
-        } else {
-          // An instant in the past does not wait.
-          const until = Math.max(clock, parseIsoInstant(action.until ?? '') ?? 0);
-          step.waitSeconds = Math.ceil((until - clock) / 1000);
-          waitUntil(until);
-        }
-        assumeUnchanged(node.id, 'the delay');
-        return undefined;
-      }
-      case 'wait_for_reply': {
-        let until = clock + action.timeoutSeconds * 1000;
-        if (action.calendarId !== undefined) {
-          try {
-            until = openTimeAfter(action.calendarId, clock, action.timeoutSeconds);
-          } catch (err) {
-            fail(step, err);
-          }
-        }
-        step.waitSeconds = (until - clock) / 1000;
-        step.result = opts.assumeReply;
-        // An assumed reply comes at once; without one the branch goes on at the deadline.
-        waitUntil(until, opts.assumeReply ? clock : until);
-        if (opts.assumeReply && ticket) customerReplies(node.id);
-        else assumeUnchanged(node.id, 'the wait');
-        return opts.assumeReply;
-      }
-      case 'http_request':
-        assumeUnchanged(node.id, 'the request');
-        outbound.push({
-          nodeId: node.id,
-          type: 'http_request',
-          method: action.method,
-          url: action.url,
-          ...(action.headers ? { headers: action.headers } : {}),
-          ...(action.body !== undefined ? { body: action.body } : {}),
-        });
-        return undefined;
-      case 'send_reply':
-        if (!ticket) return fail(step, noTicket(action));
-        outbound.push({
-          nodeId: node.id,
-          type: 'send_reply',
-          to: ticket.customerEmail,
-          subject: replySubject(ticket.subject, ticket.id),
-          delivery: opts.mails ? 'mail' : 'not_configured',
-          body: action.body,
-          ...(action.bodyHtml !== undefined ? { bodyHtml: action.bodyHtml } : {}),
-        });
-        setTicket({ ...ticket, updatedAt: iso(clock) });
-        return undefined;
-      default: {
-        if (!ticket) return fail(step, noTicket(action));
-        try {
-          const change = ticketChangeOf(action);
-          if (change.assignedTo !== undefined && change.assignedTo !== AI_ASSIGNEE && !opts.isAssignable(change.assignedTo)) {
-            throw new AppError(403, 'forbidden', `"${change.assignedTo}" is not a current member or admin of this workspace.`);
-          }
-          const applied = applyTicketChange(ticket, change, actor);
-          if (Object.keys(applied.changes).length > 0) setTicket({ ...applied.ticket, updatedAt: iso(clock) });
-        } catch (err) {
-          fail(step, err);
-        }
-        return undefined;
-      }
-    }
-  }
-
   /** A run reads its ticket afresh after a wait; the simulation can only take it as it was (what comes after it decides on it). */
-  const followed = new Set(graph.edges.map((e) => e.source));
-  function assumeUnchanged(nodeId: string, what: string): void {
-    if (ticket && followed.has(nodeId)) assumptions.push(`After "${nodeId}" a run reads the ticket afresh; here it is taken as unchanged by anyone else during ${what}.`);
+  private assumeUnchanged(nodeId: string, what: string): void {
+    if (this.ticket && this.followed.has(nodeId)) this.assumptions.push(`After "${nodeId}" a run reads the ticket afresh; here it is taken as unchanged by anyone else during ${what}.`);
   }
 
   /** The reply a wait_for_reply is assumed to get: it reopens a pending or solved ticket, as a real one would. */
-  function customerReplies(nodeId: string): void {
-    const reopens = opts.reopensOnReply && reopensOnCustomerReply(ticket!.status as TicketStatus);
-    assumptions.push(
-      `"${nodeId}" is taken as answered by the customer in time${reopens ? `, which reopens the ${ticket!.status} ticket` : ''}; otherwise the ticket is taken as unchanged during the wait.`,
+  private customerReplies(nodeId: string): void {
+    const ticket = this.ticket!;
+    const reopens = this.opts.reopensOnReply && reopensOnCustomerReply(ticket.status as TicketStatus);
+    this.assumptions.push(
+      `"${nodeId}" is taken as answered by the customer in time${reopens ? `, which reopens the ${ticket.status} ticket` : ''}; otherwise the ticket is taken as unchanged during the wait.`,
     );
-    if (reopens) setTicket({ ...ticket!, status: 'open', resolutionType: null, updatedAt: iso(clock) });
+    if (reopens) this.setTicket({ ...ticket, status: 'open', resolutionType: null, updatedAt: iso(this.clock) });
   }
 
   /**
    * Later nodes see the ticket as changed, as in a run; `changes` keeps each field's first from
    * and last to (a reopen by an assumed reply included: it is how the run would leave the ticket).
    */
-  function setTicket(next: TicketContext): void {
+  private setTicket(next: TicketContext): void {
     for (const field of ['status', 'priority', 'assignedTo', 'resolutionType', 'tags'] as const) {
-      const from = ticket![field];
+      const from = this.ticket![field];
       const to = next[field];
       if (JSON.stringify(from) === JSON.stringify(to)) continue;
-      const first = Object.hasOwn(changes, field) ? changes[field].from : from;
-      if (JSON.stringify(first) === JSON.stringify(to)) delete changes[field];
-      else changes[field] = { from: first, to };
+      const first = Object.hasOwn(this.changes, field) ? this.changes[field].from : from;
+      if (JSON.stringify(first) === JSON.stringify(to)) delete this.changes[field];
+      else this.changes[field] = { from: first, to };
     }
-    ticket = next;
-    current = { ...current, ticket: next };
+    this.ticket = next;
+    this.current = { ...this.current, ticket: next };
   }
+}
 
-  try {
-    await walk(new GraphWalker(graph), async (id) => visit(nodes.get(id)!));
-  } catch (err) {
-    if (!(err instanceof StepFailed)) throw err;
-  }
-  return { steps, changes, outbound, assumptions };
+/** Marks the step failed and ends the walk there. */
+function fail(step: SimulatedStep, err: unknown): never {
+  step.status = 'failed';
+  step.error = err instanceof Error ? err.message : String(err);
+  throw new StepFailed(step.error);
 }
 
 function noTicket(action: ActionData): Error {

@@ -1,16 +1,30 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { API_ACTOR } from '../actor.ts';
-import { pgTimestamp, sql } from '../common/sql.ts';
+import { isOutageOrUnanswered } from '../common/outage.ts';
+import { databaseCheck, passes } from '../http/health.ts';
 import type { Logger } from '../logger.ts';
-import { MessageService, initialMessage } from '../messages/service.ts';
-import { MemberAssignees } from '../tickets/assignees.ts';
-import { TicketService } from '../tickets/service.ts';
+import type { Services } from '../services.ts';
 import { bounceReport, classifyMail } from './classify.ts';
 import { customerOf, mailBody, ticketSubject, usableAddress } from './content.ts';
 import type { ReceiptOutcome } from './entity.ts';
 import { parseMail, type MailFacts } from './parse.ts';
-import { chooseThread, threadKeys, type ThreadMatch } from './thread.ts';
+import {
+  advanceCursor,
+  failBouncedDeliveries,
+  insertReceipt,
+  lockMailbox,
+  lockMessageId,
+  mailMessageByMessageId,
+  markReceiptsSeen,
+  onlyTicketBetween,
+  recordMailMessage,
+  ticketById,
+  ticketByMessageIds,
+  unseenReceipts,
+  type LockedMailbox,
+} from './store.ts';
+import { chooseThread, threadKeys } from './thread.ts';
 
 /**
  * Turns one mail of a mailbox into exactly one ticket or message, or into nothing (own mail,
@@ -49,7 +63,11 @@ export type ImportResult = {
   flagSeen: boolean;
 };
 
-type MailboxRow = { id: string; workspace_id: string; address: string; uid_validity: string | null; last_uid: string | number; import_since: Date | string };
+/**
+ * The services a mail goes through, on the transaction of the mail (the composition root's:
+ * `(em) => createServices(em, …)` of src/services.ts).
+ */
+export type ImportServices = (em: EntityManager) => Pick<Services, 'tickets' | 'messages'>;
 
 type Decision = { outcome: ReceiptOutcome; detail: string; ticketId?: string; messageId?: string; rfcMessageId?: string | null };
 
@@ -58,11 +76,13 @@ const FLAGGED: ReadonlySet<string> = new Set(['ticket', 'reply', 'duplicate']);
 export class MailImporter {
   private readonly orm: MikroORM;
   private readonly logger: Logger;
+  private readonly services: ImportServices;
   private readonly maxBytes: number;
 
-  constructor(deps: { orm: MikroORM; logger: Logger; maxBytes?: number }) {
+  constructor(deps: { orm: MikroORM; logger: Logger; services: ImportServices; maxBytes?: number }) {
     this.orm = deps.orm;
     this.logger = deps.logger;
+    this.services = deps.services;
     this.maxBytes = deps.maxBytes ?? MAX_MAIL_BYTES;
   }
 
@@ -91,7 +111,8 @@ export class MailImporter {
         return await this.orm.em.fork().transactional((em) => this.takeIn(em, mailboxId, uidValidity, mail, facts, parseError));
       } catch (err) {
         if (err instanceof AlreadyTakenIn) return { outcome: 'already', flagSeen: false };
-        if (isOutage(err)) throw err;
+        // The database is away (not a problem of this mail): the watcher waits and reads the mail again.
+        if (await isOutageOrUnanswered(err, () => passes(databaseCheck(this.orm), 2_000))) throw err;
         lastError = err;
         this.logger.warn('taking in a mail failed', { mailboxId, uid: mail.uid, attempt, error: String(err) });
       }
@@ -112,14 +133,14 @@ export class MailImporter {
     problem: string | null,
     problemOutcome: ReceiptOutcome = 'invalid',
   ): Promise<ImportResult> {
-    const [mailbox] = await sql<MailboxRow>(em, 'select "id", "workspace_id", "address", "uid_validity", "last_uid", "import_since" from "mailboxes" where "id" = $1 for update', [mailboxId]);
+    const mailbox = await lockMailbox(em, mailboxId);
     if (!mailbox) return { outcome: 'mailbox_removed', flagSeen: false };
-    if (mailbox.uid_validity !== uidValidity || Number(mailbox.last_uid) >= mail.uid) return { outcome: 'already', flagSeen: false };
-    const advance = () => sql(em, 'update "mailboxes" set "last_uid" = $2, "last_fetch_at" = now() where "id" = $1', [mailboxId, mail.uid]);
+    if (mailbox.uidValidity !== uidValidity || mailbox.lastUid >= mail.uid) return { outcome: 'already', flagSeen: false };
+    const advance = () => advanceCursor(em, mailboxId, mail.uid);
 
     // Read afresh after a UIDVALIDITY change: what reached the server before the mailbox was
     // connected stays as it is (with ten minutes' allowance for the server's clock).
-    if (mail.receivedAt && mail.receivedAt.getTime() < pgTimestamp(mailbox.import_since).getTime() - CLOCK_ALLOWANCE_MS) {
+    if (mail.receivedAt && mail.receivedAt.getTime() < mailbox.importSince.getTime() - CLOCK_ALLOWANCE_MS) {
       await advance();
       return { outcome: 'before_connection', flagSeen: false };
     }
@@ -129,24 +150,29 @@ export class MailImporter {
     else if (!facts) decision = { outcome: 'too_large', detail: `${mail.size} bytes, over the limit of ${this.maxBytes} (${mail.summary})` };
     else decision = await this.decide(em, mailbox, facts, mail.source!);
 
-    const [receipt] = await sql<{ id: string }>(
-      em,
-      `insert into "mail_receipts" ("id", "created_at", "mailbox_id", "uid_validity", "uid", "rfc_message_id", "size", "outcome", "ticket_id", "message_id", "detail")
-       values (gen_random_uuid(), now(), $1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict do nothing returning "id"`,
-      [mailboxId, uidValidity, mail.uid, decision.rfcMessageId ?? facts?.messageId ?? null, mail.size, decision.outcome, decision.ticketId ?? null, decision.messageId ?? null, decision.detail.slice(0, 2000)],
-    );
+    const receiptId = await insertReceipt(em, {
+      mailboxId,
+      uidValidity,
+      uid: mail.uid,
+      rfcMessageId: decision.rfcMessageId ?? facts?.messageId ?? null,
+      size: mail.size,
+      outcome: decision.outcome,
+      ticketId: decision.ticketId ?? null,
+      messageId: decision.messageId ?? null,
+      detail: decision.detail,
+    });
     // Another watcher took this very mail in meanwhile: undo what this transaction made of it.
-    if (!receipt) throw new AlreadyTakenIn();
+    if (!receiptId) throw new AlreadyTakenIn();
     await advance();
     if (decision.outcome === 'too_large' || decision.outcome === 'invalid' || decision.outcome === 'failed') {
       this.logger.warn('mail skipped', { mailboxId, uid: mail.uid, outcome: decision.outcome, detail: decision.detail });
     } else {
       this.logger.info('mail taken in', { mailboxId, uid: mail.uid, outcome: decision.outcome, ticketId: decision.ticketId });
     }
-    return { outcome: decision.outcome, receiptId: receipt.id, ticketId: decision.ticketId, messageId: decision.messageId, flagSeen: FLAGGED.has(decision.outcome) };
+    return { outcome: decision.outcome, receiptId, ticketId: decision.ticketId, messageId: decision.messageId, flagSeen: FLAGGED.has(decision.outcome) };
   }
 
-  private async decide(em: EntityManager, mailbox: MailboxRow, facts: MailFacts, source: Buffer): Promise<Decision> {
+  private async decide(em: EntityManager, mailbox: LockedMailbox, facts: MailFacts, source: Buffer): Promise<Decision> {
     const from = facts.from?.address ?? '(no sender)';
     const about = `from ${from}: "${facts.subject}"`;
     const classification = classifyMail(facts, mailbox.address);
@@ -156,16 +182,17 @@ export class MailImporter {
     const sender = usableAddress(facts.from);
     if (!sender) return { outcome: 'invalid', detail: `no usable sender address (${about})` };
     const rfcMessageId = facts.messageId ?? `<${createHash('sha256').update(source).digest('hex').slice(0, 40)}.no-message-id@deskflow.invalid>`;
-    const workspaceId = mailbox.workspace_id;
+    const workspaceId = mailbox.workspaceId;
     // One mail, one message per workspace, also when two of its mailboxes receive it at once.
-    await sql(em, 'select pg_advisory_xact_lock(hashtextextended($1, 0))', [`deskflow mail ${workspaceId} ${rfcMessageId}`]);
-    const [known] = await sql<{ ticket_id: string; message_id: string }>(em, 'select "ticket_id", "message_id" from "mail_messages" where "workspace_id" = $1 and "rfc_message_id" = $2', [workspaceId, rfcMessageId]);
-    if (known) return { outcome: 'duplicate', detail: `the same mail as message ${known.message_id} (${about})`, ticketId: known.ticket_id, messageId: known.message_id, rfcMessageId };
+    await lockMessageId(em, workspaceId, rfcMessageId);
+    const known = await mailMessageByMessageId(em, workspaceId, rfcMessageId);
+    if (known) return { outcome: 'duplicate', detail: `the same mail as message ${known.messageId} (${about})`, ticketId: known.ticketId, messageId: known.messageId, rfcMessageId };
 
-    const services = { tickets: new TicketService(em, { assignees: new MemberAssignees(em), initialMessage: initialMessage }), messages: new MessageService(em) };
+    const services = this.services(em);
     const content = mailBody(facts);
     const notes = content.notes.length ? `; ${content.notes.join('; ')}` : '';
     const thread = chooseThread(await this.lookUp(em, workspaceId, threadKeys(facts, mailbox.address)), sender.address);
+    let taken: { ticketId: string; messageId: string };
     if (thread.ticketId) {
       const { message } = await services.messages.add(
         workspaceId,
@@ -173,106 +200,55 @@ export class MailImporter {
         { direction: 'inbound', body: content.body, bodyHtml: content.bodyHtml, senderEmail: sender.address, senderName: sender.name },
         API_ACTOR,
       );
-      await recordMailMessage(em, { messageId: message.id, workspaceId, ticketId: thread.ticketId, mailboxId: mailbox.id, direction: 'inbound', rfcMessageId, references: [...facts.references, ...facts.inReplyTo.filter((id) => !facts.references.includes(id))] });
-      return { outcome: 'reply', detail: `threaded by ${thread.by} (${about})${notes}`, ticketId: thread.ticketId, messageId: message.id, rfcMessageId };
+      taken = { ticketId: thread.ticketId, messageId: message.id };
+    } else {
+      const customer = customerOf(facts) ?? sender;
+      const { ticket, message } = await services.tickets.create(
+        workspaceId,
+        { subject: ticketSubject(facts.subject), customerEmail: customer.address, customerName: customer.name ?? undefined, body: content.body, bodyHtml: content.bodyHtml, source: 'email' },
+        API_ACTOR,
+      );
+      taken = { ticketId: ticket.id, messageId: message.id };
     }
-
-    const customer = customerOf(facts) ?? sender;
-    const ticket = await services.tickets.create(
-      workspaceId,
-      { subject: ticketSubject(facts.subject), customerEmail: customer.address, customerName: customer.name ?? undefined, body: content.body, bodyHtml: content.bodyHtml, source: 'email' },
-      API_ACTOR,
-    );
-    const [first] = await sql<{ id: string }>(em, 'select "id" from "messages" where "ticket_id" = $1 and "seq" = 1', [ticket.id]);
-    await recordMailMessage(em, { messageId: first.id, workspaceId, ticketId: ticket.id, mailboxId: mailbox.id, direction: 'inbound', rfcMessageId, references: [...facts.references, ...facts.inReplyTo.filter((id) => !facts.references.includes(id))] });
-    return { outcome: 'ticket', detail: `new ticket: ${'reason' in thread ? thread.reason : ''} (${about})${notes}`, ticketId: ticket.id, messageId: first.id, rfcMessageId };
+    const references = [...facts.references, ...facts.inReplyTo.filter((id) => !facts.references.includes(id))];
+    await recordMailMessage(em, { ...taken, workspaceId, mailboxId: mailbox.id, direction: 'inbound', rfcMessageId, references });
+    const detail = thread.ticketId ? `threaded by ${thread.by} (${about})${notes}` : `new ticket: ${'reason' in thread ? thread.reason : ''} (${about})${notes}`;
+    return { outcome: thread.ticketId ? 'reply' : 'ticket', detail, ...taken, rfcMessageId };
   }
 
   /** What each thread key finds in the workspace (see src/mail/thread.ts). */
   private async lookUp(em: EntityManager, workspaceId: string, keys: ReturnType<typeof threadKeys>) {
-    type Row = { ticket_id: string; customer_email: string };
-    const match = (row: Row | undefined): ThreadMatch | null => (row ? { ticketId: row.ticket_id, customerEmail: row.customer_email } : null);
-    let byHeader: ThreadMatch | null = null;
-    if (keys.messageIds.length > 0) {
-      const rows = await sql<Row & { rfc_message_id: string }>(
-        em,
-        `select mm."rfc_message_id", t."id" as "ticket_id", t."customer_email" from "mail_messages" mm join "tickets" t on t."id" = mm."ticket_id"
-          where mm."workspace_id" = $1 and mm."rfc_message_id" = any($2)`,
-        [workspaceId, keys.messageIds],
-      );
-      const first = keys.messageIds.map((id) => rows.find((r) => r.rfc_message_id === id)).find(Boolean);
-      byHeader = match(first);
-    }
-    const ticket = (id: string) => sql<Row>(em, 'select "id" as "ticket_id", "customer_email" from "tickets" where "id" = $1 and "workspace_id" = $2', [id, workspaceId]);
-    const byReplyAddress = keys.replyAddressTicketId ? match((await ticket(keys.replyAddressTicketId))[0]) : null;
-    let bySubject: ThreadMatch | null = null;
-    if (keys.subjectRef) {
-      // The reference is the id's first 10 hex digits: a range of the primary key.
-      const hex = keys.subjectRef;
-      const bound = (fill: string) => {
-        const full = (hex + fill.repeat(32)).slice(0, 32);
-        return `${full.slice(0, 8)}-${full.slice(8, 12)}-${full.slice(12, 16)}-${full.slice(16, 20)}-${full.slice(20)}`;
-      };
-      const rows = await sql<Row>(
-        em,
-        'select "id" as "ticket_id", "customer_email" from "tickets" where "workspace_id" = $1 and "id" between $2 and $3 limit 2',
-        [workspaceId, bound('0'), bound('f')],
-      );
-      bySubject = rows.length === 1 ? match(rows[0]) : null;
-    }
+    const byHeader = keys.messageIds.length > 0 ? await ticketByMessageIds(em, workspaceId, keys.messageIds) : null;
+    const byReplyAddress = keys.replyAddressTicketId ? await ticketById(em, workspaceId, keys.replyAddressTicketId) : null;
+    // The subject's reference is the id's first 10 hex digits: a range of the primary key.
+    const bySubject = keys.subjectRef ? await onlyTicketBetween(em, workspaceId, idWithPrefix(keys.subjectRef, '0'), idWithPrefix(keys.subjectRef, 'f')) : null;
     return { byHeader, byReplyAddress, bySubject };
   }
 
   /** A bounce creates nothing; when it returns a reply Deskflow sent, that delivery failed. */
-  private async bounce(em: EntityManager, mailbox: MailboxRow, facts: MailFacts, reason: string): Promise<Decision> {
+  private async bounce(em: EntityManager, mailbox: LockedMailbox, facts: MailFacts, reason: string): Promise<Decision> {
     const report = bounceReport(facts);
-    const failed = await sql<{ message_id: string }>(
-      em,
-      `update "mail_deliveries" set "status" = 'failed', "failed_at" = now(), "last_error" = $3
-        where "message_id" in (select "message_id" from "mail_messages" where "workspace_id" = $1 and "direction" = 'outbound' and "rfc_message_id" = any($2))
-        returning "message_id"`,
-      [mailbox.workspace_id, report.messageIds, `bounced: ${report.diagnostic}`],
-    );
-    for (const row of failed) this.logger.warn('a reply bounced', { messageId: row.message_id, diagnostic: report.diagnostic });
-    const what = failed.length ? `returns message ${failed.map((r) => r.message_id).join(', ')}` : 'returns no mail Deskflow sent';
+    const failed = await failBouncedDeliveries(em, mailbox.workspaceId, report.messageIds, `bounced: ${report.diagnostic}`);
+    for (const messageId of failed) this.logger.warn('a reply bounced', { messageId, diagnostic: report.diagnostic });
+    const what = failed.length ? `returns message ${failed.join(', ')}` : 'returns no mail Deskflow sent';
     return { outcome: 'bounce', detail: `${reason}; ${what}: ${report.diagnostic}` };
   }
 
   /** Receipts whose ticket or message committed but whose \Seen flag is not set yet (a crash between the two). */
   async unseen(mailboxId: string, uidValidity: string): Promise<Array<{ id: string; uid: number }>> {
-    const rows = await sql<{ id: string; uid: string }>(
-      this.orm.em.fork(),
-      `select "id", "uid" from "mail_receipts" where "mailbox_id" = $1 and "uid_validity" = $2 and "seen_at" is null and "outcome" in ('ticket', 'reply', 'duplicate') order by "uid" limit 500`,
-      [mailboxId, uidValidity],
-    );
-    return rows.map((r) => ({ id: r.id, uid: Number(r.uid) }));
+    return unseenReceipts(this.orm.em.fork(), mailboxId, uidValidity);
   }
 
   async markSeen(receiptIds: string[]): Promise<void> {
-    if (receiptIds.length) await sql(this.orm.em.fork(), 'update "mail_receipts" set "seen_at" = now() where "id" = any($1)', [receiptIds]);
+    await markReceiptsSeen(this.orm.em.fork(), receiptIds);
   }
 }
 
 /** Thrown inside a transaction to roll it back: the receipt shows the mail was taken in by another watcher. */
 class AlreadyTakenIn extends Error {}
 
-/** The database is away (not a problem of this mail): the watcher waits and reads the mail again. */
-export function isOutage(err: unknown): boolean {
-  const e = err as { name?: string; code?: string; message?: string; cause?: unknown } | undefined;
-  if (!e) return false;
-  if (e.name === 'ConnectionException') return true;
-  if (e.code && (/^(08|57P)/.test(e.code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(e.code))) return true;
-  if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')) return true;
-  return e.cause !== undefined && e.cause !== err && isOutage(e.cause);
-}
-
-export async function recordMailMessage(
-  em: EntityManager,
-  m: { messageId: string; workspaceId: string; ticketId: string; mailboxId: string | null; direction: 'inbound' | 'outbound'; rfcMessageId: string; references: string[] },
-): Promise<void> {
-  await sql(
-    em,
-    'insert into "mail_messages" ("message_id", "workspace_id", "ticket_id", "mailbox_id", "direction", "rfc_message_id", "references", "created_at") values ($1, $2, $3, $4, $5, $6, $7, now())',
-    [m.messageId, m.workspaceId, m.ticketId, m.mailboxId, m.direction, m.rfcMessageId, m.references],
-  );
+/** The smallest (`fill` 0) or largest (`fill` f) ticket id that starts with these hex digits. */
+function idWithPrefix(hex: string, fill: '0' | 'f'): string {
+  const full = (hex + fill.repeat(32)).slice(0, 32);
+  return `${full.slice(0, 8)}-${full.slice(8, 12)}-${full.slice(12, 16)}-${full.slice(16, 20)}-${full.slice(20)}`;
 }

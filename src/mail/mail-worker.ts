@@ -1,9 +1,12 @@
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { sql } from '../common/sql.ts';
 import type { Logger } from '../logger.ts';
-import { MailImporter } from './importer.ts';
+import { MessageService, initialMessage } from '../messages/service.ts';
+import { MemberAssignees } from '../tickets/assignees.ts';
+import { TicketService } from '../tickets/service.ts';
+import { MailImporter, type ImportServices } from './importer.ts';
 import type { SecretBox } from './secrets.ts';
+import { mailboxIds } from './store.ts';
 import { MailboxWatcher } from './watcher.ts';
 
 /** Starts the delivery workflows of outbound mail written outside a run (agent replies); returns how many it started. */
@@ -40,14 +43,20 @@ export class MailWorker {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
 
-  constructor(deps: { orm: MikroORM; logger: Logger; databaseUrl: string; secrets: () => SecretBox; deliveries?: PendingDeliveries } & MailWorkerOptions) {
+  /**
+   * `services`: the composition root's services for a mail's transaction (`(em) =>
+   * createServices(em, { logger })`, src/services.ts). The mail module cannot import that root
+   * (it wires the mail module's own services); a caller that does not pass them yet gets the
+   * two the importer uses, built alike.
+   */
+  constructor(deps: { orm: MikroORM; logger: Logger; databaseUrl: string; secrets: () => SecretBox; deliveries?: PendingDeliveries; services?: ImportServices } & MailWorkerOptions) {
     this.orm = deps.orm;
     this.logger = deps.logger;
     this.databaseUrl = deps.databaseUrl;
     this.secrets = deps.secrets;
     this.deliveries = deps.deliveries;
     this.options = deps;
-    this.importer = new MailImporter({ orm: deps.orm, logger: deps.logger, maxBytes: deps.maxMailBytes });
+    this.importer = new MailImporter({ orm: deps.orm, logger: deps.logger, services: deps.services ?? ticketsAndMessages, maxBytes: deps.maxMailBytes });
   }
 
   start(): void {
@@ -102,12 +111,7 @@ export class MailWorker {
   private async scan(): Promise<void> {
     const scope = this.scope();
     if (scope?.length === 0) return;
-    const rows = await sql<{ id: string }>(
-      this.orm.em.fork(),
-      `select "id" from "mailboxes"${scope ? ' where "workspace_id" = any($1)' : ''} order by "created_at"`,
-      scope ? [scope] : [],
-    );
-    const present = new Set(rows.map((r) => r.id));
+    const present = new Set(await mailboxIds(this.orm.em.fork(), scope));
     // No mailbox to read: no connection to hold locks on.
     const locks = present.size > 0 || this.watchers.size > 0 ? await this.lockConnection() : null;
     for (const [id, watcher] of this.watchers) {
@@ -166,3 +170,6 @@ export class MailWorker {
 }
 
 const lockName = (mailboxId: string) => `deskflow mailbox ${mailboxId}`;
+
+/** The services the importer uses, for a worker whose process does not pass the composition root's. */
+const ticketsAndMessages: ImportServices = (em) => ({ tickets: new TicketService(em, { assignees: new MemberAssignees(em), initialMessage }), messages: new MessageService(em) });

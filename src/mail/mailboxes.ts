@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pgTimestamp, sql } from '../common/sql.ts';
 import { isUuid, newId } from '../ids.ts';
 import { checkImap, checkSmtp, MailCheckError } from './connections.ts';
-import { Mailbox, type MailboxState } from './entity.ts';
+import type { Mailbox, MailboxState, ReceiptOutcome } from './entity.ts';
 import type { MailCredential, SecretBox } from './secrets.ts';
+import { deleteMailbox, findMailbox, hasMailbox, lastSkipped, mailboxesOf, mailboxOnFolder, receiptTally, saveMailbox } from './store.ts';
 import { displayUrl, type ImapEndpoint, type SmtpEndpoint } from './urls.ts';
 
 /** Something an operator asked for that cannot be done (a duplicate, a failed check); the CLI says it and exits 1. */
@@ -27,8 +27,8 @@ export type MailboxView = {
   lastError: string | null;
   lastErrorAt: string | null;
   lastFetchAt: string | null;
-  /** Mails taken in (tickets and replies), ignored (own, bounces, automatic) and skipped (too large, unreadable, failed). */
-  mails: { imported: number; ignored: number; skipped: number };
+  /** Mails taken in (tickets and replies), ignored (the same mail again, own, bounces, automatic) and skipped (too large, unreadable, failed). */
+  mails: MailTally;
   /** The newest skipped mail: what and why, so that an operator can find it in the mailbox. */
   lastSkipped: { at: string; outcome: string; detail: string | null } | null;
   createdAt: string;
@@ -43,6 +43,31 @@ export type NewMailbox = {
   smtp: SmtpEndpoint;
   smtpCredential: MailCredential;
   plusAddressing: boolean;
+};
+
+export type MailTally = { imported: number; ignored: number; skipped: number };
+
+/**
+ * What became of a mailbox's mail, from the count of each receipt outcome. Imported: a new
+ * ticket or reply. A duplicate (a mail already taken in, delivered or renumbered again) made
+ * nothing new: it is ignored, with own mail, bounces and automatic mail.
+ */
+export function mailTally(counts: Array<{ outcome: ReceiptOutcome; n: number | string }>): MailTally {
+  const tally: MailTally = { imported: 0, ignored: 0, skipped: 0 };
+  for (const { outcome, n } of counts) tally[TALLY_OF[outcome]] += Number(n);
+  return tally;
+}
+
+const TALLY_OF: Record<ReceiptOutcome, keyof MailTally> = {
+  ticket: 'imported',
+  reply: 'imported',
+  duplicate: 'ignored',
+  own: 'ignored',
+  bounce: 'ignored',
+  automatic: 'ignored',
+  too_large: 'skipped',
+  invalid: 'skipped',
+  failed: 'skipped',
 };
 
 /** The context a sealed credential is bound to: its mailbox and field. */
@@ -73,16 +98,12 @@ export class MailboxService {
     const address = input.address.toLowerCase();
     const box = this.secrets(); // a missing key is said before any connection is made
     const em = this.em.fork();
-    if (await em.count(Mailbox, { workspace: input.workspaceId, address })) {
+    if (await hasMailbox(em, input.workspaceId, address)) {
       throw new MailboxError(`the workspace already has a mailbox for ${address}; remove it first to change it.`);
     }
-    const watched = await sql<{ id: string; workspace_id: string }>(
-      em,
-      `select "id", "workspace_id" from "mailboxes" where lower("imap"->>'host') = $1 and ("imap"->>'port')::int = $2 and "imap"->>'user' = $3 and "imap"->>'folder' = $4`,
-      [input.imap.host.toLowerCase(), input.imap.port, input.imap.user, input.imap.folder],
-    );
-    if (watched[0]) {
-      throw new MailboxError(`folder ${input.imap.folder} of ${input.imap.user} on ${input.imap.host} is already connected (mailbox ${watched[0].id} of workspace ${watched[0].workspace_id}); one folder feeds one mailbox.`);
+    const watched = await mailboxOnFolder(em, input.imap);
+    if (watched) {
+      throw new MailboxError(`folder ${input.imap.folder} of ${input.imap.user} on ${input.imap.host} is already connected (mailbox ${watched.id} of workspace ${watched.workspace_id}); one folder feeds one mailbox.`);
     }
 
     const [imap, smtp] = await Promise.allSettled([this.checks.imap(input.imap, input.imapCredential), this.checks.smtp(input.smtp, input.smtpCredential)]);
@@ -90,7 +111,7 @@ export class MailboxService {
     if (failures.length > 0 || imap.status !== 'fulfilled') throw new MailboxError(`${failures.join('; ')}. Nothing was saved.`);
 
     const id = newId();
-    const mailbox = em.create(Mailbox, {
+    const mailbox = await saveMailbox(em, {
       id,
       workspace: input.workspaceId,
       address,
@@ -105,46 +126,30 @@ export class MailboxService {
       lastUid: Math.max(0, imap.value.uidNext - 1),
       importSince: new Date(),
     });
-    await em.flush();
     return (await this.views([mailbox]))[0];
   }
 
   async list(workspaceId: string): Promise<MailboxView[]> {
-    const mailboxes = await this.em.fork().find(Mailbox, { workspace: workspaceId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const mailboxes = await mailboxesOf(this.em.fork(), workspaceId);
     return this.views(mailboxes);
   }
 
   /** Removes the mailbox; its worker stops reading it within seconds. Tickets and messages stay. */
   async remove(mailboxId: string): Promise<MailboxView> {
     const em = this.em.fork();
-    const mailbox = isUuid(mailboxId) ? await em.findOne(Mailbox, { id: mailboxId }) : null;
+    const mailbox = isUuid(mailboxId) ? await findMailbox(em, mailboxId) : null;
     if (!mailbox) throw new MailboxError(`mailbox not found: ${mailboxId}`);
     const [view] = await this.views([mailbox]);
-    await em.nativeDelete(Mailbox, { id: mailbox.id });
+    await deleteMailbox(em, mailbox.id);
     return view;
   }
 
   private async views(mailboxes: Mailbox[]): Promise<MailboxView[]> {
     if (mailboxes.length === 0) return [];
     const ids = mailboxes.map((m) => m.id);
-    const counts = await sql<{ mailbox_id: string; outcome: string; n: string }>(
-      this.em.fork(),
-      'select "mailbox_id", "outcome", count(*) as "n" from "mail_receipts" where "mailbox_id" = any($1) group by 1, 2',
-      [ids],
-    );
-    const skippedRows = await sql<{ mailbox_id: string; created_at: Date | string; outcome: string; detail: string | null }>(
-      this.em.fork(),
-      `select distinct on ("mailbox_id") "mailbox_id", "created_at", "outcome", "detail" from "mail_receipts"
-        where "mailbox_id" = any($1) and "outcome" in ('too_large', 'invalid', 'failed') order by "mailbox_id", "created_at" desc`,
-      [ids],
-    );
+    const counts = await receiptTally(this.em.fork(), ids);
+    const skippedOf = await lastSkipped(this.em.fork(), ids);
     return mailboxes.map((m) => {
-      const tally = { imported: 0, ignored: 0, skipped: 0 };
-      for (const c of counts.filter((c) => c.mailbox_id === m.id)) {
-        const bucket = ['ticket', 'reply', 'duplicate'].includes(c.outcome) ? 'imported' : ['own', 'bounce', 'automatic'].includes(c.outcome) ? 'ignored' : 'skipped';
-        tally[bucket] += Number(c.n);
-      }
-      const skipped = skippedRows.find((r) => r.mailbox_id === m.id);
       return {
         id: m.id,
         workspaceId: m.workspace,
@@ -157,8 +162,8 @@ export class MailboxService {
         lastError: m.lastError ?? null,
         lastErrorAt: m.lastErrorAt?.toISOString() ?? null,
         lastFetchAt: m.lastFetchAt?.toISOString() ?? null,
-        mails: tally,
-        lastSkipped: skipped ? { at: pgTimestamp(skipped.created_at).toISOString(), outcome: skipped.outcome, detail: skipped.detail } : null,
+        mails: mailTally(counts.filter((c) => c.mailbox_id === m.id)),
+        lastSkipped: skippedOf.get(m.id) ?? null,
         createdAt: m.createdAt.toISOString(),
       };
     });

@@ -1,13 +1,25 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { pgTimestamp, sql } from '../common/sql.ts';
 import type { Logger } from '../logger.ts';
+import { readTicket } from '../tickets/store.ts';
 import { continueThread, outboundMessageId, replySubject, toSendOptions } from './compose.ts';
 import { connectionProblem, smtpTransport } from './connections.ts';
 import type { DeliveryStatus } from './entity.ts';
-import { recordMailMessage } from './importer.ts';
 import { secretContext } from './mailboxes.ts';
 import type { SecretBox } from './secrets.ts';
-import type { SmtpEndpoint } from './urls.ts';
+import {
+  countAttempt,
+  deliveriesToStart,
+  deliveryStatus,
+  deliveryToSend,
+  insertDelivery,
+  mailboxForTicket,
+  markDeliveryFailed,
+  markDeliverySent,
+  markDeliveryStarted,
+  noteDeliveryError,
+  recordMailMessage,
+  replyParent,
+} from './store.ts';
 
 /**
  * Outbound mail: every outbound message of a ticket whose workspace has a mailbox is sent to
@@ -27,25 +39,6 @@ export interface MailDeliveryStarter {
   startMailDelivery(messageId: string, about: { to: string; subject: string }): Promise<void>;
 }
 
-type MailboxRow = { id: string; address: string; name: string | null };
-
-/**
- * The mailbox a ticket's replies go out through: the one its customer's newest mail came in
- * by, else the workspace's first. Null: the workspace has none.
- */
-export async function mailboxForTicket(em: EntityManager, workspaceId: string, ticketId: string): Promise<MailboxRow | null> {
-  const [row] = await sql<MailboxRow>(
-    em,
-    `select m."id", m."address", m."name" from "mailboxes" m
-      where m."workspace_id" = $1
-      order by (m."id" = (select mm."mailbox_id" from "mail_messages" mm where mm."ticket_id" = $2 and mm."direction" = 'inbound' and mm."mailbox_id" is not null order by mm."created_at" desc limit 1)) desc nulls last,
-               m."created_at", m."id"
-      limit 1`,
-    [workspaceId, ticketId],
-  );
-  return row ?? null;
-}
-
 /**
  * Fixes the delivery of an outbound message in the transaction of `em` (the one that wrote
  * it): its Message-ID (kept with the message for threading) and the mail's recipient, subject
@@ -57,31 +50,28 @@ export async function queueDelivery(
   em: EntityManager,
   input: { workspaceId: string; ticketId: string; messageId: string; kind: 'automation' | 'agent'; via: 'run' | 'workflow' },
 ): Promise<Delivery> {
-  const [existing] = await sql<{ status: DeliveryStatus }>(em, 'select "status" from "mail_deliveries" where "message_id" = $1', [input.messageId]);
-  if (existing) return existing.status;
+  const existing = await deliveryStatus(em, input.messageId);
+  if (existing) return existing;
   const mailbox = await mailboxForTicket(em, input.workspaceId, input.ticketId);
   if (!mailbox) return 'not_configured';
-  const [ticket] = await sql<{ subject: string; customer_email: string; customer_name: string | null }>(
-    em,
-    'select "subject", "customer_email", "customer_name" from "tickets" where "id" = $1',
-    [input.ticketId],
-  );
+  const ticket = await readTicket(em, input.workspaceId, input.ticketId);
   // It answers the customer's newest mail; a ticket that never came by mail continues Deskflow's own thread.
-  const [parent] = await sql<{ rfc_message_id: string; references: string[] }>(
-    em,
-    `select "rfc_message_id", "references" from "mail_messages" where "ticket_id" = $1 and "message_id" <> $2
-      order by ("direction" = 'inbound') desc, "created_at" desc limit 1`,
-    [input.ticketId, input.messageId],
-  );
-  const thread = continueThread(parent ? { rfcMessageId: parent.rfc_message_id, references: parent.references } : null);
+  const thread = continueThread(await replyParent(em, input.ticketId, input.messageId));
   const rfcMessageId = outboundMessageId(input.messageId, mailbox.address);
   await recordMailMessage(em, { messageId: input.messageId, workspaceId: input.workspaceId, ticketId: input.ticketId, mailboxId: mailbox.id, direction: 'outbound', rfcMessageId, references: thread.references });
-  await sql(
-    em,
-    `insert into "mail_deliveries" ("message_id", "workspace_id", "mailbox_id", "ticket_id", "kind", "via", "to_address", "to_name", "subject", "in_reply_to", "references", "status", "attempts", "created_at")
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', 0, now())`,
-    [input.messageId, input.workspaceId, mailbox.id, input.ticketId, input.kind, input.via, ticket.customer_email, ticket.customer_name, replySubject(ticket.subject, input.ticketId), thread.inReplyTo, thread.references],
-  );
+  await insertDelivery(em, {
+    messageId: input.messageId,
+    workspaceId: input.workspaceId,
+    mailboxId: mailbox.id,
+    ticketId: input.ticketId,
+    kind: input.kind,
+    via: input.via,
+    toAddress: ticket.customerEmail,
+    toName: ticket.customerName ?? null,
+    subject: replySubject(ticket.subject, input.ticketId),
+    inReplyTo: thread.inReplyTo,
+    references: thread.references,
+  });
   return 'pending';
 }
 
@@ -92,29 +82,6 @@ export class DeliveryRefused extends Error {
     this.name = 'DeliveryRefused';
   }
 }
-
-type DeliveryRow = {
-  message_id: string;
-  ticket_id: string;
-  kind: 'automation' | 'agent';
-  status: DeliveryStatus;
-  to_address: string;
-  to_name: string | null;
-  subject: string;
-  in_reply_to: string | null;
-  references: string[];
-  last_error: string | null;
-  smtp_response: string | null;
-  body: string;
-  body_html: string | null;
-  rfc_message_id: string;
-  mailbox_id: string | null;
-  address: string | null;
-  name: string | null;
-  smtp: SmtpEndpoint | null;
-  smtp_secret: string | null;
-  plus_addressing: boolean | null;
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -138,17 +105,7 @@ export class MailSender {
    */
   async deliver(messageId: string): Promise<{ delivery: 'sent' | 'not_configured'; response?: string }> {
     const em = this.orm.em.fork();
-    const [d] = await sql<DeliveryRow>(
-      em,
-      `select d."message_id", d."ticket_id", d."kind", d."status", d."to_address", d."to_name", d."subject", d."in_reply_to", d."references", d."last_error", d."smtp_response",
-              msg."body", msg."body_html", mm."rfc_message_id", d."mailbox_id", mb."address", mb."name", mb."smtp", mb."smtp_secret", mb."plus_addressing"
-         from "mail_deliveries" d
-         join "messages" msg on msg."id" = d."message_id"
-         join "mail_messages" mm on mm."message_id" = d."message_id"
-         left join "mailboxes" mb on mb."id" = d."mailbox_id"
-        where d."message_id" = $1`,
-      [messageId],
-    );
+    const d = await deliveryToSend(em, messageId);
     if (!d) return { delivery: 'not_configured' };
     if (d.status === 'sent') return { delivery: 'sent', response: d.smtp_response ?? undefined };
     if (d.status === 'failed') throw new DeliveryRefused(d.last_error ?? 'the delivery failed');
@@ -156,7 +113,7 @@ export class MailSender {
       await this.fail(messageId, 'the mailbox was removed before the mail went out', null);
       throw new DeliveryRefused('the mailbox was removed before the mail went out');
     }
-    await sql(em, 'update "mail_deliveries" set "attempts" = "attempts" + 1 where "message_id" = $1', [messageId]);
+    await countAttempt(em, messageId);
 
     const credential = this.secrets().openCredential(d.smtp_secret, secretContext(d.mailbox_id, 'smtp'));
     const transport = smtpTransport(d.smtp, credential);
@@ -184,7 +141,7 @@ export class MailSender {
         await this.fail(messageId, `refused by the SMTP server: ${problem}`, problem);
         throw new DeliveryRefused(`The SMTP server refused the mail to ${d.to_address}: ${problem}`);
       }
-      await sql(em, 'update "mail_deliveries" set "last_error" = $2 where "message_id" = $1', [messageId, problem]).catch(() => {});
+      await noteDeliveryError(em, messageId, problem).catch(() => {});
       this.logger.warn('mail not sent; will retry', { messageId, to: d.to_address, error: problem });
       throw new Error(`The SMTP server did not take the mail to ${d.to_address}: ${problem}`);
     } finally {
@@ -194,7 +151,7 @@ export class MailSender {
     // Accepted: record it, holding on through a database hiccup (a retry after this point would send a second mail).
     for (let attempt = 0; ; attempt++) {
       try {
-        await sql(em, `update "mail_deliveries" set "status" = 'sent', "sent_at" = now(), "smtp_response" = $2, "last_error" = null where "message_id" = $1 and "status" = 'pending'`, [messageId, response]);
+        await markDeliverySent(em, messageId, response);
         break;
       } catch (err) {
         if (attempt >= 20) throw err;
@@ -207,11 +164,7 @@ export class MailSender {
 
   /** Marks the delivery failed (a refusal, a bounce, or retries given up). */
   async fail(messageId: string, reason: string, response: string | null): Promise<void> {
-    await sql(
-      this.orm.em.fork(),
-      `update "mail_deliveries" set "status" = 'failed', "failed_at" = now(), "last_error" = $2, "smtp_response" = coalesce($3, "smtp_response") where "message_id" = $1 and "status" = 'pending'`,
-      [messageId, reason, response],
-    );
+    await markDeliveryFailed(this.orm.em.fork(), messageId, reason, response);
     this.logger.warn('mail delivery failed', { messageId, reason });
   }
 }
@@ -234,30 +187,19 @@ export class PendingMailDeliveries {
   async startPending(limit: number, workspaceIds?: string[]): Promise<number> {
     if (workspaceIds?.length === 0) return 0;
     return this.orm.em.fork().transactional(async (em) => {
-      const rows = await sql<{ message_id: string; to_address: string; subject: string; created_at: string | Date }>(
-        em,
-        `select "message_id", "to_address", "subject", "created_at" from "mail_deliveries"
-          where "via" = 'workflow' and "started_at" is null${workspaceIds ? ' and "workspace_id" = any($2)' : ''}
-          order by "created_at" limit $1 for update skip locked`,
-        workspaceIds ? [limit, workspaceIds] : [limit],
-      );
+      const rows = await deliveriesToStart(em, limit, workspaceIds);
       let started = 0;
       for (const row of rows) {
         try {
-          await this.starter.startMailDelivery(row.message_id, { to: row.to_address, subject: row.subject });
-          await sql(em, 'update "mail_deliveries" set "started_at" = now() where "message_id" = $1', [row.message_id]);
+          await this.starter.startMailDelivery(row.messageId, { to: row.to, subject: row.subject });
+          await markDeliveryStarted(em, row.messageId);
           started += 1;
         } catch (err) {
-          this.logger.warn('mail delivery not started; will retry', { messageId: row.message_id, waitingSince: pgTimestamp(row.created_at).toISOString(), error: String(err) });
+          this.logger.warn('mail delivery not started; will retry', { messageId: row.messageId, waitingSince: row.createdAt.toISOString(), error: String(err) });
           break; // the engine is away: the next scan tries again
         }
       }
       return started;
     });
-  }
-
-  /** Marks one delivery's workflow started (the API started it right after its commit). */
-  static async markStarted(em: EntityManager, messageId: string): Promise<void> {
-    await sql(em, 'update "mail_deliveries" set "started_at" = now() where "message_id" = $1 and "started_at" is null', [messageId]);
   }
 }

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { API_ACTOR } from '../actor.ts';
-import { sql } from '../common/sql.ts';
 import { forbidden } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { MessageService } from '../messages/service.ts';
 import type { MessageRecord } from '../messages/store.ts';
 import { Member } from '../workspaces/entity.ts';
-import { mailboxForTicket, PendingMailDeliveries, queueDelivery, type MailDeliveryStarter } from './outbound.ts';
+import { queueDelivery, type MailDeliveryStarter } from './outbound.ts';
+import { deliveryAbout, mailboxForTicket, markDeliveryStarted } from './store.ts';
 import type { AgentReplyInput } from './reply-schema.ts';
 
 /** Sender of agents' replies when the workspace has no mailbox (the reply is saved only). */
@@ -61,9 +61,10 @@ export class ReplyService {
   private async startDelivery(em: EntityManager, messageId: string): Promise<void> {
     if (!this.starter) return; // the mail worker starts it
     try {
-      const [row] = await sql<{ to_address: string; subject: string }>(em, 'select "to_address", "subject" from "mail_deliveries" where "message_id" = $1', [messageId]);
-      await this.starter.startMailDelivery(messageId, { to: row.to_address, subject: row.subject });
-      await PendingMailDeliveries.markStarted(em, messageId);
+      const about = await deliveryAbout(em, messageId);
+      if (!about) return; // its message was removed meanwhile: nothing to deliver
+      await this.starter.startMailDelivery(messageId, about);
+      await markDeliveryStarted(em, messageId);
     } catch (err) {
       this.logger?.warn('mail delivery not started now; the mail worker will start it', { messageId, error: String(err) });
     }

@@ -1,12 +1,11 @@
 import type { ImapFlow } from 'imapflow';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { sql } from '../common/sql.ts';
 import type { Logger } from '../logger.ts';
 import { connectionProblem, imapClient, sessionProblem } from './connections.ts';
-import { Mailbox } from './entity.ts';
 import type { MailImporter } from './importer.ts';
 import { secretContext } from './mailboxes.ts';
 import type { SecretBox } from './secrets.ts';
+import { findMailbox, markError, markWatching, readCursor, resetCursor } from './store.ts';
 
 /**
  * Reads one mailbox for as long as it runs: connects, opens the folder, takes in every mail
@@ -66,7 +65,7 @@ export class MailboxWatcher {
     while (this.running) {
       let client: ImapFlow | null = null;
       try {
-        const mailbox = await this.orm.em.fork().findOne(Mailbox, { id: this.mailboxId });
+        const mailbox = await findMailbox(this.orm.em.fork(), this.mailboxId);
         if (!mailbox) return this.gone();
         const credential = this.secrets().openCredential(mailbox.imapSecret, secretContext(mailbox.id, 'imap'));
         client = imapClient(mailbox.imap, credential);
@@ -91,7 +90,7 @@ export class MailboxWatcher {
         if (!this.running) break;
         const problem = sessionProblem(err, client);
         this.logger.warn('mailbox not readable; will retry', { mailboxId: this.mailboxId, error: problem, retryInMs: backoffMs });
-        await this.recordState('error', problem).catch(() => {});
+        await markError(this.orm.em.fork(), this.mailboxId, problem).catch(() => {});
         await this.pause(backoffMs);
         backoffMs = Math.min(backoffMs * 2, 60_000);
       } finally {
@@ -124,14 +123,15 @@ export class MailboxWatcher {
     const folder = client.mailbox;
     if (!folder) throw new Error('no folder is open');
     const uidValidity = String(folder.uidValidity);
-    const [row] = await sql<{ uid_validity: string | null; last_uid: string }>(this.orm.em.fork(), 'select "uid_validity", "last_uid" from "mailboxes" where "id" = $1', [this.mailboxId]);
-    if (!row) return 'gone';
-    if (row.uid_validity !== uidValidity) {
+    const cursor = await readCursor(this.orm.em.fork(), this.mailboxId);
+    if (!cursor) return 'gone';
+    let lastUid = cursor.lastUid;
+    if (cursor.uidValidity !== uidValidity) {
       // The server renumbered the folder (a restore, a migration): every UID means another mail
       // now. Read it afresh; what was taken in already is recognised by its Message-ID.
-      this.logger.warn('the folder has a new UIDVALIDITY: reading it afresh', { mailboxId: this.mailboxId, from: row.uid_validity, to: uidValidity });
-      await sql(this.orm.em.fork(), 'update "mailboxes" set "uid_validity" = $2, "last_uid" = 0 where "id" = $1', [this.mailboxId, uidValidity]);
-      row.last_uid = '0';
+      this.logger.warn('the folder has a new UIDVALIDITY: reading it afresh', { mailboxId: this.mailboxId, from: cursor.uidValidity, to: uidValidity });
+      await resetCursor(this.orm.em.fork(), this.mailboxId, uidValidity);
+      lastUid = 0;
     }
 
     // A crash between a commit and its flag leaves the flag to set.
@@ -141,7 +141,6 @@ export class MailboxWatcher {
       await this.importer.markSeen(unseen.map((r) => r.id));
     }
 
-    let lastUid = Number(row.last_uid);
     for (;;) {
       // `n:*` names the newest mail even when it is below n: keep only what is above the cursor.
       const batch: Array<{ uid: number; size: number; internalDate: Date | null; summary: string }> = [];
@@ -170,17 +169,7 @@ export class MailboxWatcher {
         lastUid = m.uid;
       }
     }
-    await this.recordState('watching', null);
+    await markWatching(this.orm.em.fork(), this.mailboxId);
     return 'done';
-  }
-
-  private async recordState(state: 'watching' | 'error', error: string | null): Promise<void> {
-    await sql(
-      this.orm.em.fork(),
-      state === 'watching'
-        ? 'update "mailboxes" set "state" = $2, "last_fetch_at" = now() where "id" = $1'
-        : 'update "mailboxes" set "state" = $2, "last_error" = $3, "last_error_at" = now() where "id" = $1',
-      state === 'watching' ? [this.mailboxId, state] : [this.mailboxId, state, error],
-    );
   }
 }

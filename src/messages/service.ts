@@ -48,7 +48,10 @@ function nextMessage(ticket: TicketRecord, input: NewMessage, at: Date): Message
 }
 
 /** A new ticket's first message (the ticket was written with messageSeq 1): the customer's inbound message, at the ticket's creation time. */
-export const initialMessage: InitialMessage = (ticket, message) => messageInsert(nextMessage({ ...ticket, messageSeq: 0 }, { ...message, direction: 'inbound' }, ticket.createdAt));
+export const initialMessage: InitialMessage = (ticket, input) => {
+  const message = nextMessage({ ...ticket, messageSeq: 0 }, { ...input, direction: 'inbound' }, ticket.createdAt);
+  return { message, insert: messageInsert(message) };
+};
 
 export class MessageService {
   private readonly em: EntityManager;

@@ -51,7 +51,7 @@ export function ticketRoutes(): Router<AppState> {
   });
   router.post('/', create, jsonBody(MiB), idempotent, async (ctx) => {
     const input = create.body(ctx);
-    const ticket = await ctx.state.services.tickets.create(ctx.state.workspaceId, input, API_ACTOR);
+    const { ticket } = await ctx.state.services.tickets.create(ctx.state.workspaceId, input, API_ACTOR);
     ctx.status = 201;
     ctx.body = { data: presentCreatedTicket(ticket) };
   });

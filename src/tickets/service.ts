@@ -11,11 +11,15 @@ import { inCallersTransaction, writeTogether, type Statement } from '../common/s
 import { pageOfTickets, readTicket, ticketInsert, ticketUpdate, type TicketRecord } from './store.ts';
 import { applyTicketChange, type TicketChange } from './change.ts';
 import type { CreateTicketInput } from './schema.ts';
+import type { MessageRecord } from '../messages/store.ts';
 
 export type { TicketChange } from './change.ts';
 
-/** The insert of a new ticket's first message (the messages module makes it; the ticket service writes it with the ticket). */
-export type InitialMessage = (ticket: TicketRecord, message: { body: string; bodyHtml?: string | null; senderEmail: string; senderName: string | null }) => Statement;
+/** A new ticket's first message and its insert (the messages module makes them; the ticket service writes it with the ticket). */
+export type InitialMessage = (
+  ticket: TicketRecord,
+  message: { body: string; bodyHtml?: string | null; senderEmail: string; senderName: string | null },
+) => { message: MessageRecord; insert: Statement };
 
 /** What a ticket is made of; `bodyHtml` (the first message's HTML) comes only from mail: the API's body has none. */
 export type NewTicket = CreateTicketInput & { bodyHtml?: string | null };
@@ -34,8 +38,9 @@ export class TicketService {
   /**
    * Creates the ticket and its initial inbound message, with a ticket_created event: one
    * statement, which commits (or fails) as a whole, in the transaction of `em` when it is in one.
+   * Returns both, as written (a caller that records more about the message needs not read it back).
    */
-  async create(workspaceId: string, input: NewTicket, actor: Actor): Promise<TicketRecord> {
+  async create(workspaceId: string, input: NewTicket, actor: Actor): Promise<{ ticket: TicketRecord; message: MessageRecord }> {
     const now = new Date();
     const customerName = input.customerName?.trim() ? input.customerName : null;
     const ticket: TicketRecord = {
@@ -55,12 +60,13 @@ export class TicketService {
       createdAt: now,
       updatedAt: now,
     };
+    const first = this.initialMessage(ticket, { body: input.body, bodyHtml: input.bodyHtml ?? null, senderEmail: input.customerEmail, senderName: customerName });
     await writeTogether(this.em, [
       ticketInsert(ticket),
-      this.initialMessage(ticket, { body: input.body, bodyHtml: input.bodyHtml ?? null, senderEmail: input.customerEmail, senderName: customerName }),
+      first.insert,
       eventsInsert([{ workspaceId, type: 'ticket_created', ticketId: ticket.id, payload: { ticket: ticketContext(ticket) }, actor, at: now }]),
     ]);
-    return ticket;
+    return { ticket, message: first.message };
   }
 
   /** The ticket if it belongs to the workspace; 404 otherwise (malformed ids included). */

@@ -5,6 +5,7 @@ import { useTestApp } from '../helpers/app.ts';
 import { useMailServers } from '../helpers/mailbox.ts';
 import { Mailbox } from '../../src/mail/entity.ts';
 import { checkImap } from '../../src/mail/connections.ts';
+import { insertReceipt, markError, markWatching } from '../../src/mail/store.ts';
 import { admin, jsonOutput, UUID, type CliResult } from './run-cli.ts';
 
 /**
@@ -117,6 +118,29 @@ describe('mailbox add', slow, () => {
     expect(usage.stderr).toMatch(/--address is required/);
     const noKey = await admin([...base, '--imap', dovecot.url(), '--smtp', mailpit.url()], { ...env, DESKFLOW_SECRET_KEY: undefined });
     expectFailure(noKey, /DESKFLOW_SECRET_KEY is not set/);
+  });
+});
+
+describe('mailbox list', slow, () => {
+  it('counts the same mail delivered again as ignored, not imported, and shows an error only until the mailbox recovers', async () => {
+    const workspaceId = await newWorkspace();
+    const folder = `List-${randomUUID().slice(0, 8)}`;
+    await dovecot.createFolder(folder);
+    const mailbox = jsonOutput(await run('mailbox', 'add', '--workspace', workspaceId, '--address', 'list@acme.example', '--imap', dovecot.url(folder), '--smtp', mailpit.url(), '--json'));
+    const mailboxId = mailbox.id as string;
+    const em = app.orm.em.fork();
+    const receipt = { mailboxId, uidValidity: '1', rfcMessageId: '<twice@example.com>', size: 100, ticketId: null, messageId: null, detail: 'from casey@example.com: "Sent twice"' };
+    await insertReceipt(em, { ...receipt, uid: 1, outcome: 'ticket' });
+    await insertReceipt(em, { ...receipt, uid: 2, outcome: 'duplicate' });
+    await markError(em, mailboxId, 'the IMAP server closed the connection');
+
+    const down = await run('mailbox', 'list', '--workspace', workspaceId);
+    expect(down.stdout).toContain('mails: 1 imported, 1 ignored (duplicates, own, bounces, automatic), 0 skipped');
+    expect(down.stdout).toMatch(/last error \(.+\): the IMAP server closed the connection/);
+
+    await markWatching(em, mailboxId);
+    const back = jsonOutput(await run('mailbox', 'list', '--workspace', workspaceId, '--json')).mailboxes as Array<Record<string, unknown>>;
+    expect(back[0]).toMatchObject({ state: 'watching', lastError: null, lastErrorAt: null, mails: { imported: 1, ignored: 1, skipped: 0 } });
   });
 });
 

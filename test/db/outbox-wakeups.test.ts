@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 const createTicket = async () =>
-  (await createServices(orm.em.fork()).tickets.create(workspaceId, { subject: 'Printer on fire', customerEmail: 'casey@example.com', body: 'Smoke.' }, API_ACTOR)).id;
+  (await createServices(orm.em.fork()).tickets.create(workspaceId, { subject: 'Printer on fire', customerEmail: 'casey@example.com', body: 'Smoke.' }, API_ACTOR)).ticket.id;
 
 /** Resolves at the next notification on the channel, with what the database holds for `ticketId` then. */
 function nextWakeup(ticketId: () => string | undefined): Promise<number> {

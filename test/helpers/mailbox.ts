@@ -6,6 +6,7 @@ import { MailWorker, type PendingDeliveries } from '../../src/mail/mail-worker.t
 import { MailboxService, type MailboxView } from '../../src/mail/mailboxes.ts';
 import { SecretBox } from '../../src/mail/secrets.ts';
 import { parseImapUrl, parseSmtpUrl } from '../../src/mail/urls.ts';
+import { createServices } from '../../src/services.ts';
 import { startDovecot, startMailpit, type Dovecot, type Mailpit } from './mail-servers.ts';
 import { useFixture } from './fixture.ts';
 
@@ -45,9 +46,11 @@ export function startMailWorker(
   workspaceIds: ReadonlySet<string>,
   opts: { pollMs?: number; maxMailBytes?: number; deliveries?: PendingDeliveries; databaseUrl?: string } = {},
 ): MailWorker {
+  const logger = createLogger('silent');
   const worker = new MailWorker({
     orm,
-    logger: createLogger('silent'),
+    logger,
+    services: (em) => createServices(em, { logger }),
     databaseUrl: opts.databaseUrl ?? inject('databaseUrl'),
     secrets: () => testSecrets,
     pollMs: opts.pollMs ?? 1_000,

@@ -191,6 +191,9 @@ describe('exactly once', () => {
     expect(receipts.map((r) => r.outcome)).toEqual(['ticket', 'duplicate']);
     expect(await t.tickets()).toHaveLength(1);
     expect((await t.events()).map((e) => e.type)).toEqual(['ticket_created']);
+    // `mailbox list`: the second delivery made nothing new, so it is not counted as imported.
+    const [view] = await new MailboxService(app.orm.em.fork(), { secrets: () => testSecrets }).list(t.ws.workspaceId);
+    expect(view.mails).toEqual({ imported: 1, ignored: 1, skipped: 0 });
   });
 
   it('a worker restarted between mails loses and doubles nothing; mail that came meanwhile is taken in once', async () => {
@@ -244,6 +247,8 @@ describe('exactly once', () => {
     expect((await t.tickets()).map((x) => x.subject).sort()).toEqual(['after 1', 'after 2', 'after 3', 'before']);
     // The state is written once the pass that took the mail in has ended, after the mail's own commits.
     await eventually(async () => ((await view()).state === 'watching' ? true : undefined), 10_000, 'the watching state');
+    // Recovered: the error is over and `mailbox list` no longer shows it.
+    expect(await view()).toMatchObject({ lastError: null, lastErrorAt: null });
   }, 120_000);
 
   it('a new UIDVALIDITY: the folder is read afresh, what was taken in is recognised, new mail comes in', async () => {
