@@ -4,6 +4,7 @@ import type { Logger } from '../src/logger.ts';
 import { MailWorker } from '../src/mail/mail-worker.ts';
 import { PendingMailDeliveries } from '../src/mail/outbound.ts';
 import type { SecretBox } from '../src/mail/secrets.ts';
+import { createServices } from '../src/services.ts';
 import { createOutboxRelay } from '../src/triggers/relay.ts';
 import type { ScheduleSync } from '../src/workflows/schedule-spec.ts';
 import { prebuiltBundle } from './bundle.ts';
@@ -89,6 +90,7 @@ export async function startWorkerSide(deps: {
     secrets: deps.secrets,
     pollMs: deps.mailPollMs,
     deliveries: new PendingMailDeliveries({ orm, starter: deps.engine, logger }),
+    services: (em) => createServices(em, { logger, engine: deps.engine }),
   });
   await shutdown.start('mail', async () => mail.start(), () => mail.stop());
 }

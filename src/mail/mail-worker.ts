@@ -1,9 +1,6 @@
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.ts';
-import { MessageService, initialMessage } from '../messages/service.ts';
-import { MemberAssignees } from '../tickets/assignees.ts';
-import { TicketService } from '../tickets/service.ts';
 import { MailImporter, type ImportServices } from './importer.ts';
 import type { SecretBox } from './secrets.ts';
 import { mailboxIds } from './store.ts';
@@ -43,20 +40,15 @@ export class MailWorker {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
 
-  /**
-   * `services`: the composition root's services for a mail's transaction (`(em) =>
-   * createServices(em, { logger })`, src/services.ts). The mail module cannot import that root
-   * (it wires the mail module's own services); a caller that does not pass them yet gets the
-   * two the importer uses, built alike.
-   */
-  constructor(deps: { orm: MikroORM; logger: Logger; databaseUrl: string; secrets: () => SecretBox; deliveries?: PendingDeliveries; services?: ImportServices } & MailWorkerOptions) {
+  /** `services`: the composition root's services for a mail's transaction (`(em) => createServices(em, …)`, src/services.ts). */
+  constructor(deps: { orm: MikroORM; logger: Logger; databaseUrl: string; secrets: () => SecretBox; deliveries?: PendingDeliveries; services: ImportServices } & MailWorkerOptions) {
     this.orm = deps.orm;
     this.logger = deps.logger;
     this.databaseUrl = deps.databaseUrl;
     this.secrets = deps.secrets;
     this.deliveries = deps.deliveries;
     this.options = deps;
-    this.importer = new MailImporter({ orm: deps.orm, logger: deps.logger, services: deps.services ?? ticketsAndMessages, maxBytes: deps.maxMailBytes });
+    this.importer = new MailImporter({ orm: deps.orm, logger: deps.logger, services: deps.services, maxBytes: deps.maxMailBytes });
   }
 
   start(): void {
@@ -170,6 +162,3 @@ export class MailWorker {
 }
 
 const lockName = (mailboxId: string) => `deskflow mailbox ${mailboxId}`;
-
-/** The services the importer uses, for a worker whose process does not pass the composition root's. */
-const ticketsAndMessages: ImportServices = (em) => ({ tickets: new TicketService(em, { assignees: new MemberAssignees(em), initialMessage }), messages: new MessageService(em) });

@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.ts';
+import { retryUntilAcknowledged } from '../common/retry-until-acknowledged.ts';
 import { readTicket } from '../tickets/store.ts';
 import { continueThread, outboundMessageId, replySubject, toSendOptions } from './compose.ts';
 import { connectionProblem, smtpTransport } from './connections.ts';
@@ -9,13 +10,14 @@ import type { SecretBox } from './secrets.ts';
 import {
   countAttempt,
   deliveriesToStart,
+  deliveryLastError,
   deliveryStatus,
   deliveryToSend,
   insertDelivery,
   mailboxForTicket,
   markDeliveryFailed,
   markDeliverySent,
-  markDeliveryStarted,
+  markDeliveriesStarted,
   noteDeliveryError,
   recordMailMessage,
   replyParent,
@@ -162,6 +164,14 @@ export class MailSender {
     return { delivery: 'sent', response };
   }
 
+  /** The delivery waited as long as it may (`waited`, e.g. "1 day"): it fails, with the last error it met. Returns that reason. */
+  async giveUp(messageId: string, waited: string): Promise<string> {
+    const delivery = await deliveryLastError(this.orm.em.fork(), messageId);
+    const reason = `The mail to ${delivery?.to ?? 'the customer'} could not be sent for ${waited}; last error: ${delivery?.lastError ?? 'none recorded'}`;
+    await this.fail(messageId, reason, null);
+    return reason;
+  }
+
   /** Marks the delivery failed (a refusal, a bounce, or retries given up). */
   async fail(messageId: string, reason: string, response: string | null): Promise<void> {
     await markDeliveryFailed(this.orm.em.fork(), messageId, reason, response);
@@ -186,20 +196,18 @@ export class PendingMailDeliveries {
 
   async startPending(limit: number, workspaceIds?: string[]): Promise<number> {
     if (workspaceIds?.length === 0) return 0;
-    return this.orm.em.fork().transactional(async (em) => {
-      const rows = await deliveriesToStart(em, limit, workspaceIds);
-      let started = 0;
-      for (const row of rows) {
-        try {
-          await this.starter.startMailDelivery(row.messageId, { to: row.to, subject: row.subject });
-          await markDeliveryStarted(em, row.messageId);
-          started += 1;
-        } catch (err) {
-          this.logger.warn('mail delivery not started; will retry', { messageId: row.messageId, waitingSince: row.createdAt.toISOString(), error: String(err) });
-          break; // the engine is away: the next scan tries again
-        }
-      }
-      return started;
-    });
+    const pass = await retryUntilAcknowledged(
+      this.orm.em.fork(),
+      limit,
+      {
+        what: 'mail delivery starts',
+        claim: (em, limit) => deliveriesToStart(em, limit, workspaceIds),
+        handOff: (row) => this.starter.startMailDelivery(row.messageId, { to: row.to, subject: row.subject }),
+        acknowledge: (em, rows) => markDeliveriesStarted(em, rows.map((row) => row.messageId)),
+        describe: (row) => ({ messageId: row.messageId, waitingSince: row.createdAt.toISOString() }),
+      },
+      this.logger,
+    );
+    return pass.acknowledged;
   }
 }

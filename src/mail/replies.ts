@@ -1,18 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { API_ACTOR } from '../actor.ts';
+import type { AfterCommit } from '../common/after-commit.ts';
 import { forbidden } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { MessageService } from '../messages/service.ts';
 import type { MessageRecord } from '../messages/store.ts';
 import { Member } from '../workspaces/entity.ts';
 import { queueDelivery, type MailDeliveryStarter } from './outbound.ts';
-import { deliveryAbout, mailboxForTicket, markDeliveryStarted } from './store.ts';
+import { deliveryAbout, mailboxForTicket, markDeliveriesStarted } from './store.ts';
 import type { AgentReplyInput } from './reply-schema.ts';
 
 /** Sender of agents' replies when the workspace has no mailbox (the reply is saved only). */
 export const AGENT_SENDER_WITHOUT_MAILBOX = 'agent@deskflow.invalid';
-
-type AfterCommit = (task: (em: EntityManager) => Promise<void>) => void;
 
 /**
  * Agents' replies (POST /api/v1/tickets/:id/replies): an outbound message from a current member
@@ -64,7 +63,7 @@ export class ReplyService {
       const about = await deliveryAbout(em, messageId);
       if (!about) return; // its message was removed meanwhile: nothing to deliver
       await this.starter.startMailDelivery(messageId, about);
-      await markDeliveryStarted(em, messageId);
+      await markDeliveriesStarted(em, [messageId]);
     } catch (err) {
       this.logger?.warn('mail delivery not started now; the mail worker will start it', { messageId, error: String(err) });
     }

@@ -318,6 +318,11 @@ export async function deliveryAbout(em: EntityManager, messageId: string): Promi
   return row ? { to: row.to_address, subject: row.subject } : null;
 }
 
+export async function deliveryLastError(em: EntityManager, messageId: string): Promise<{ to: string; lastError: string | null } | null> {
+  const [row] = await sql<{ last_error: string | null; to_address: string }>(em, 'select "last_error", "to_address" from "mail_deliveries" where "message_id" = $1', [messageId]);
+  return row ? { to: row.to_address, lastError: row.last_error } : null;
+}
+
 export async function countAttempt(em: EntityManager, messageId: string): Promise<void> {
   await sql(em, 'update "mail_deliveries" set "attempts" = "attempts" + 1 where "message_id" = $1', [messageId]);
 }
@@ -371,6 +376,6 @@ export async function deliveriesToStart(
 }
 
 /** Marks one delivery's workflow started. */
-export async function markDeliveryStarted(em: EntityManager, messageId: string): Promise<void> {
-  await sql(em, 'update "mail_deliveries" set "started_at" = now() where "message_id" = $1 and "started_at" is null', [messageId]);
+export async function markDeliveriesStarted(em: EntityManager, messageIds: string[]): Promise<void> {
+  await sql(em, 'update "mail_deliveries" set "started_at" = now() where "message_id" = any($1) and "started_at" is null', [messageIds]);
 }

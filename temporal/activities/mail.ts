@@ -1,6 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
-import { sql } from '../../src/common/sql.ts';
 import type { Logger } from '../../src/logger.ts';
 import { DeliveryRefused, MailSender } from '../../src/mail/outbound.ts';
 import type { SecretBox } from '../../src/mail/secrets.ts';
@@ -26,10 +25,7 @@ export function createMailActivities(deps: MailActivityDeps) {
 
     /** The delivery waited as long as it may: it failed, with the last error it met. Returns that reason. */
     async mailDeliveryGaveUp(input: { messageId: string; waited: string }): Promise<string> {
-      const [row] = await sql<{ last_error: string | null; to_address: string }>(deps.orm.em.fork(), 'select "last_error", "to_address" from "mail_deliveries" where "message_id" = $1', [input.messageId]);
-      const reason = `The mail to ${row?.to_address ?? 'the customer'} could not be sent for ${input.waited}; last error: ${row?.last_error ?? 'none recorded'}`;
-      await sender.fail(input.messageId, reason, null);
-      return reason;
+      return sender.giveUp(input.messageId, input.waited);
     },
   };
 }
