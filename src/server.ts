@@ -160,7 +160,7 @@ async function resolveTemporal(config: Config, mode: Mode, logger: Logger) {
     note: (line) => logger.info(line),
   }).catch((err) => {
     console.error(`Local Temporal dev server not started: ${(err as Error).message.split('\n')[0]}`);
-    console.error('Install the Temporal CLI (see README) or set TEMPORAL_ADDRESS; tickets are served meanwhile.');
+    console.error('Install the Temporal CLI (see docs/operations.md) or set TEMPORAL_ADDRESS; tickets are served meanwhile.');
     return null;
   });
   if (!dev) return { settings: settings(`127.0.0.1:${t.devPort}`), uiUrl: null, ownDevServer: false, stop: async () => {} };

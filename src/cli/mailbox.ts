@@ -6,7 +6,7 @@ import { checkName, optionalOption, requiredOption, requireWorkspace, type Comma
 import { CommandError } from './errors.ts';
 
 /**
- * `mailbox add | list | remove`: the support mailboxes of a workspace (docs in README, "Connect
+ * `mailbox add | list | remove`: the support mailboxes of a workspace (docs in docs/mail.md, "Connect
  * a mailbox"). Passwords come in the URLs, are sealed at once and are never printed again.
  */
 

@@ -15,7 +15,7 @@ export function replyRoutes(): Router<AppState> {
     operationId: 'replyToTicket',
     summary: 'Reply to the customer',
     description:
-      'An agent’s reply: saved as an outbound message of the ticket and, when the workspace has a mailbox, sent to the ticket’s customer by mail, threaded under their mail (see "Connect a mailbox" in the README). Without a mailbox it is saved only.',
+      'An agent’s reply: saved as an outbound message of the ticket and, when the workspace has a mailbox, sent to the ticket’s customer by mail, threaded under their mail (see docs/mail.md, "Connect a mailbox"). Without a mailbox it is saved only.',
     body: agentReplyBody,
     headers: idempotencyHeaders,
     responses: { 201: { description: 'The outbound message.', schema: z.strictObject({ data: publicMessage }) } },

@@ -25,7 +25,7 @@ export function signatureFor(secret: string, t: number, rawBody: Buffer): Buffer
   return createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest();
 }
 
-/** The header value a sender computes (used by tests and documented in the README). */
+/** The header value a sender computes (used by tests and documented in docs/automations-tutorial.md). */
 export function signatureHeader(secret: string, rawBody: string | Buffer, t = Math.floor(Date.now() / 1000)): string {
   return `t=${t},v1=${signatureFor(secret, t, Buffer.from(rawBody)).toString('hex')}`;
 }
