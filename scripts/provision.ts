@@ -39,7 +39,7 @@ const SUITE_COMMAND: Record<Suite, string> = { test: 'npm test', cluster: 'npm r
 
 /** The one command a person runs to install what this process may not, then the suite again. */
 function installCommand(packages: string[], suites: Suite[]): string {
-  const again = suites.length === 1 ? SUITE_COMMAND[suites[0]] : 'npm run provision';
+  const again = suites.length === 1 ? SUITE_COMMAND[suites[0]] : `npm run provision${suites.length === SUITES.length ? '' : ` -- ${suites.join(' ')}`}`;
   if (!onPath('apt-get')) {
     return `install ${packages.join(', ')} with the system's package manager (Go 1.21 or newer: https://go.dev/dl), then run ${again}`;
   }
