@@ -1,10 +1,15 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { toolEnv } from './scripts/test-tools.ts';
+
+// The binaries `npm test` provisioned (scripts/provision.ts), for whatever the environment does not name.
+Object.assign(process.env, toolEnv());
 
 /**
  * Two tiers. `unit` (test/unit): pure logic and fakes, no database and no Temporal, so it runs
  * alone in seconds (`npm run test:unit`). `integration` (everything else): the real app on a
  * PostgreSQL database and a Temporal server that its global setup starts (embedded ones when
- * none is configured). `npm test` runs both. Real-process fault scenarios run apart:
+ * none is configured). `npm test` runs both, after scripts/provision.ts has installed what the
+ * integration tier starts (the Temporal CLI, Mailpit, Dovecot, Chromium). Real-process fault scenarios run apart:
  * `npm run test:faults` (vitest.faults.config.ts).
  */
 export default defineConfig({

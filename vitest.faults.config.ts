@@ -1,4 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { toolEnv } from './scripts/test-tools.ts';
+
+// The binaries `npm run test:faults` provisioned (scripts/provision.ts), for whatever the environment does not name.
+Object.assign(process.env, toolEnv());
 
 /**
  * `npm run test:faults`: real processes (`npm run start…`, the embedded PostgreSQL, the Temporal

@@ -2,11 +2,25 @@
 // (docs/mail.md): Dovecot serving one IMAP mailbox, and Mailpit taking the mail
 // Deskflow sends and showing it in a web page. Both run from a temporary directory and stop,
 // leaving nothing behind, on Ctrl-C. Needs Dovecot (Debian: apt-get install dovecot-imapd) and
-// Mailpit (go install github.com/axllent/mailpit@v1.27.11, on PATH or at MAILPIT_PATH).
+// Mailpit (go install github.com/axllent/mailpit@v1.27.11: on PATH, in ~/go/bin, where
+// `npm run provision` builds it, or at MAILPIT_PATH); a missing one is named with its install command.
 //
 //   node scripts/mail-sandbox.ts [--imap-port 3143] [--smtp-port 1025] [--web-port 8025]
 import { parseArgs } from 'node:util';
+import { manualInstall, toolEnv, toolOf } from './test-tools.ts';
 import { startDovecot, startMailpit, type Dovecot, type Mailpit } from '../test/helpers/mail-servers.ts';
+
+Object.assign(process.env, toolEnv());
+const missing = [toolOf('DOVECOT_PATH'), toolOf('MAILPIT_PATH')].filter((tool) => !tool.find());
+if (missing.length > 0) {
+  console.error(
+    [
+      'The mail sandbox did not start: it needs what is not installed here.',
+      ...missing.map((tool) => `  ${tool.what}: ${manualInstall(tool)}   (or set ${tool.env} to where it is)`),
+    ].join('\n'),
+  );
+  process.exit(1);
+}
 
 const { values } = parseArgs({
   options: { 'imap-port': { type: 'string', default: '3143' }, 'smtp-port': { type: 'string', default: '1025' }, 'web-port': { type: 'string', default: '8025' } },

@@ -5,7 +5,6 @@ import type { Config } from './config.ts';
 import type { Shutdown } from './lifecycle/shutdown.ts';
 import type { Logger } from './logger.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
-import { Workspace } from './workspaces/entity.ts';
 import { CachedKeys } from './workspaces/key-cache.ts';
 import { WorkspaceService } from './workspaces/service.ts';
 import type { TemporalEngine } from '../temporal/client.ts';
@@ -26,7 +25,7 @@ export async function startApiSide(deps: {
   namespace: NamespaceReadiness;
   databaseUrl: string;
   shutdown: Shutdown;
-  /** On the embedded PostgreSQL a first start creates a workspace and prints its key. */
+  /** On the embedded PostgreSQL a first start creates a workspace and prints its key (once it listens). */
   embedded: boolean;
   /** `host:port` of the Temporal SDK's metrics exporter of this process's worker, added to GET /metrics. */
   temporalMetricsAddress?: string;
@@ -34,7 +33,6 @@ export async function startApiSide(deps: {
   temporalUiUrl?: string;
 }): Promise<void> {
   const { orm, config, shutdown, engine } = deps;
-  if (deps.embedded) await createDefaultWorkspace(orm, config);
   const keys = await shutdown.start('api keys', async () => new CachedKeys(deps.databaseUrl), (cache) => cache.close());
   const app = createApp({
     orm,
@@ -57,15 +55,32 @@ export async function startApiSide(deps: {
     console: { temporalUiUrl: deps.temporalUiUrl, temporalNamespace: config.temporal.namespace },
     temporalMetricsUrl: deps.temporalMetricsAddress && `http://${deps.temporalMetricsAddress.replace(/^0\.0\.0\.0:/, '127.0.0.1:').replace(/^\[::\]:/, '[::1]:')}/metrics`,
   });
+  // Listening first: a taken port fails the start before a first workspace and its once-only key exist.
   await shutdown.start('http', () => listen(app, config), closeServer);
+  if (deps.embedded) await greetFirstRun(orm, config);
   console.log(`Deskflow API listening on http://localhost:${config.port}`);
 }
 
-/** The zero-config first run: a `default` workspace and one key for it, printed once. */
-async function createDefaultWorkspace(orm: MikroORM, config: Config): Promise<void> {
-  const em = orm.em.fork();
-  if ((await em.count(Workspace, {})) > 0) return;
-  const workspaces = new WorkspaceService(em);
+/**
+ * The zero-config first run: a `default` workspace and one key for it, printed once. Later
+ * starts, as long as no key has ever been used, say how to make another: the printed one may
+ * have been lost.
+ */
+async function greetFirstRun(orm: MikroORM, config: Config): Promise<void> {
+  const workspaces = new WorkspaceService(orm.em.fork());
+  const oldest = (await workspaces.listWorkspaces())[0];
+  if (oldest) {
+    if (await workspaces.anyKeyUsed()) return;
+    console.log(
+      [
+        '',
+        'No API key has been used on this database yet. If you did not keep the key printed at the first start, make one:',
+        `  npm run admin -- key create --workspace ${oldest.id}   (workspace "${oldest.name}")`,
+        '',
+      ].join('\n'),
+    );
+    return;
+  }
   const workspace = await workspaces.createWorkspace('default');
   const { id, key } = await workspaces.createKey(workspace.id, 'default');
   console.log(

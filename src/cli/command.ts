@@ -85,3 +85,16 @@ export async function requireWorkspace(workspaces: WorkspaceService, idOrName: s
   }
   throw new CommandError(`workspace not found: ${idOrName}`);
 }
+
+/** A command whose only argument is the workspace it reads (`--workspace ID|NAME`): `run` gets the workspace's id. */
+export function workspaceCommand(spec: { summary: string; run: (services: CommandServices, workspaceId: string) => Promise<Outcome> }): Command {
+  return {
+    usage: '--workspace ID|NAME',
+    summary: spec.summary,
+    options: { workspace: { type: 'string' } },
+    prepare(args) {
+      const workspaceArg = requiredOption(args, 'workspace');
+      return async (services) => spec.run(services, await requireWorkspace(services.workspaces, workspaceArg));
+    },
+  };
+}

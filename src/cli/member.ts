@@ -1,5 +1,6 @@
 import { checkRole, checkUserId, optionalOption, requiredOption, requireWorkspace, type CommandGroup } from './command.ts';
 import { CommandError } from './errors.ts';
+import { memberList } from './member-list.ts';
 
 export const memberCommands: CommandGroup = {
   name: 'member',
@@ -41,5 +42,6 @@ export const memberCommands: CommandGroup = {
         };
       },
     },
+    list: memberList,
   },
 };

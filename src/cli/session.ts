@@ -22,8 +22,11 @@ export async function openDatabase(
   resources: Resources,
 ): Promise<OpenDatabase> {
   if (!config.databaseUrl) process.stderr.write(describeEmbeddedDatabase(config) + '\n');
+  // That line said which database it is: the same news from the embedded PostgreSQL's start
+  // ("using the embedded PostgreSQL that process … runs") is for the debug log only, not a second notice.
+  const quiet: Logger = { ...logger, info: (msg, fields) => logger.debug(msg, fields) };
   const database = await resources.acquire(
-    () => resolveDatabase(config, logger, 'use'),
+    () => resolveDatabase(config, quiet, 'use'),
     (db) => db.stop(),
   );
   const orm = await resources.acquire(

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../actor.ts';
-import { forbidden } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { eventsInsert, type NewEvent } from '../events/outbox.ts';
-import type { AssigneeDirectory } from './assignees.ts';
+import { notAssignable, type AssigneeDirectory } from './assignees.ts';
 import { ticketContext } from './context.ts';
 import { countTickets } from './counts.ts';
 import type { TicketStatus } from './values.ts';
@@ -103,7 +102,7 @@ export class TicketService {
   async updateInTurn(workspaceId: string, ticketId: string, changes: TicketChange[], actor: Actor, opts: { at?: Date } = {}): Promise<TicketRecord[]> {
     for (const { assignedTo } of changes) {
       if (assignedTo !== undefined && !(await this.assignees.isAssignable(workspaceId, assignedTo))) {
-        throw forbidden(`"${assignedTo}" is not a current member or admin of this workspace.`);
+        throw notAssignable(workspaceId, assignedTo);
       }
     }
     return inCallersTransaction(this.em, async (em) => {

@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOr404 } from '../common/find-or-404.ts';
 import { preconditionFailed, validationFailed } from '../errors.ts';
-import { defaultGraph, validateGraph, type TriggerType, type WorkflowGraph } from '../graph/index.ts';
+import { defaultGraph, TRIGGER_TYPES, validateGraph, type TriggerType, type WorkflowGraph } from '../graph/index.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow, WorkflowVersion } from './entity.ts';
 import { canonicalJson, ifMatchHolds, workflowEtag, type IfMatch } from './etag.ts';
@@ -137,19 +137,44 @@ export class WorkflowService {
   }
 }
 
+/** The trigger type of a workflow created without one (docs/contract.md). */
+const DEFAULT_TRIGGER_TYPE: TriggerType = 'ticket_created';
+
 /**
  * The trigger type and graph a create request asks for (the default graph without
- * `workflowJson`), validated node by node: a 400 naming each problem.
+ * `workflowJson`), validated node by node: a 400 naming each problem. A request without
+ * `triggerType` gets the default, and a trigger node of another type is told so.
  */
 export function workflowGraphOf(input: Pick<CreateWorkflowInput, 'triggerType' | 'workflowJson'>): { triggerType: TriggerType; graph: WorkflowGraph } {
-  const triggerType = input.triggerType ?? 'ticket_created';
-  return { triggerType, graph: input.workflowJson === undefined ? defaultGraph(triggerType) : checkedGraph(input.workflowJson, triggerType) };
+  const triggerType = input.triggerType ?? DEFAULT_TRIGGER_TYPE;
+  if (input.workflowJson === undefined) return { triggerType, graph: defaultGraph(triggerType) };
+  return { triggerType, graph: checkedGraph(input.workflowJson, triggerType, { defaulted: input.triggerType === undefined }) };
 }
 
-function checkedGraph(input: unknown, triggerType: TriggerType): WorkflowGraph {
+function checkedGraph(input: unknown, triggerType: TriggerType, opts: { defaulted?: boolean } = {}): WorkflowGraph {
   const result = validateGraph(input, triggerType);
-  if (!result.ok) throw validationFailed(result.issues, 'workflowJson is not a valid workflow graph.');
-  return result.graph;
+  if (result.ok) return result.graph;
+  const mismatched = opts.defaulted ? otherTriggerTypePaths(input, triggerType) : new Map<string, string>();
+  if (mismatched.size === 0) throw validationFailed(result.issues, 'workflowJson is not a valid workflow graph.');
+  const hint = (type: string) =>
+    `; the request gives no triggerType, so the workflow has the default, ${JSON.stringify(triggerType)}: send "triggerType": ${JSON.stringify(type)} to create a ${type} workflow`;
+  throw validationFailed(
+    result.issues.map((issue) => (mismatched.has(issue.path) ? { ...issue, message: issue.message + hint(mismatched.get(issue.path)!) } : issue)),
+    `workflowJson is not a valid workflow graph: the request gives no triggerType, so the default, ${JSON.stringify(triggerType)}, applies, and the graph's trigger node is of another type.`,
+  );
+}
+
+/** The issue paths of trigger nodes whose triggerType is a known one other than `triggerType`, with that type. */
+function otherTriggerTypePaths(input: unknown, triggerType: TriggerType): Map<string, string> {
+  const nodes = (input as { nodes?: unknown } | null)?.nodes;
+  const paths = new Map<string, string>();
+  if (!Array.isArray(nodes)) return paths;
+  nodes.forEach((node: unknown, index) => {
+    const type = (node as { type?: unknown; data?: { triggerType?: unknown } } | null)?.data?.triggerType;
+    if ((node as { type?: unknown } | null)?.type !== 'trigger' || typeof type !== 'string') return;
+    if (type !== triggerType && (TRIGGER_TYPES as readonly string[]).includes(type)) paths.set(`workflowJson.nodes[${index}].data.triggerType`, type);
+  });
+  return paths;
 }
 
 /** The graph with its trigger node retyped; settings of the old trigger type (a schedule) are dropped, its label kept. */
@@ -162,12 +187,18 @@ function retypeTrigger(graph: WorkflowGraph, triggerType: TriggerType): unknown 
   };
 }
 
-/** A 412 naming the current version and carrying the current ETag, unless `ifMatch` names the workflow as it is. */
+/**
+ * A 412 carrying the current ETag, unless `ifMatch` names the workflow as it is. Its version is
+ * said as it is, never as a change: renaming, describing or (de)activating changes the ETag,
+ * not the version, and an ETag may be another workflow's.
+ */
 function checkPrecondition(workflow: Workflow, ifMatch: IfMatch): void {
   const current = workflowEtag(presentWorkflow(workflow));
   if (ifMatchHolds(ifMatch, current)) return;
   throw preconditionFailed(
-    `The workflow was changed since you read it: it is now at version ${workflow.version}. Read it again (GET) and reapply your change, or send If-Match with its current ETag to overwrite it.`,
+    `If-Match does not name the workflow as it is now: it was changed since you read it (its graph is at version ${workflow.version}; ` +
+      'a new name, description or activity changes the ETag but not the version), or the ETag is of another workflow. ' +
+      'Read it again (GET) and reapply your change, or send If-Match with its current ETag to overwrite it.',
     [{ path: 'If-Match', message: `does not name the current state of the workflow (version ${workflow.version}, ETag ${current})` }],
     { ETag: current },
   );

@@ -32,15 +32,26 @@ export class WorkspaceService {
     return this.em.find(Workspace, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
   }
 
+  /** The workspaces with exactly this name, oldest first (several only in databases from before names were unique). */
+  async workspacesNamed(name: string): Promise<Workspace[]> {
+    return this.em.find(Workspace, { name }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
   /**
-   * The workspace with this id, else the one workspace with exactly this name. Names need not be
-   * unique: when several workspaces have it, none is chosen and they are returned to be named.
+   * The workspace with this id, else the one workspace with exactly this name. Where several
+   * workspaces have it (made before `workspace create` refused a name in use), none is chosen
+   * and they are returned to be named.
    */
   async lookUpWorkspace(idOrName: string): Promise<WorkspaceLookup> {
     const byId = await this.findWorkspace(idOrName);
     if (byId) return { found: byId };
-    const named = await this.em.find(Workspace, { name: idOrName }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const named = await this.workspacesNamed(idOrName);
     return named.length === 1 ? { found: named[0] } : { found: null, sameName: named };
+  }
+
+  /** Whether any API key of any workspace has ever authenticated a request. */
+  async anyKeyUsed(): Promise<boolean> {
+    return (await this.em.count(ApiKeyUsage, {})) > 0;
   }
 
   /** The workspace's keys, oldest first, revoked ones included, each with its last use. */
@@ -96,6 +107,11 @@ export class WorkspaceService {
     const member = this.em.create(Member, { workspace: workspaceId, userId, role });
     await this.em.flush();
     return member;
+  }
+
+  /** The workspace's members and admins, in the order they were added. */
+  async listMembers(workspaceId: string): Promise<Member[]> {
+    return this.em.find(Member, { workspace: workspaceId }, { orderBy: { createdAt: 'asc', userId: 'asc' } });
   }
 
   /** Returns false when the user was not a member. */

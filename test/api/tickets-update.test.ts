@@ -149,6 +149,18 @@ describe('PATCH /api/v1/tickets/:id: assignedTo', () => {
     expect((await getTicket(api, id)).assignedTo).toBeNull();
   });
 
+  it('says in the 403 the admin command that makes the user a member', async () => {
+    const { id } = await createTicket(api);
+    const res = await patch(id, { assignedTo: 'stranger' });
+    expectError(res, 403, 'forbidden');
+    expect(res.body.error.message).toBe(
+      `"stranger" is not a current member or admin of this workspace. An operator makes them one with: npm run admin -- member add --workspace ${ws.workspaceId} --user stranger`,
+    );
+    // A user id the shell would split is quoted, so that the command can be pasted as it is.
+    const spaced = await patch(id, { assignedTo: "Jo O'Neil" });
+    expect(spaced.body.error.message).toMatch(/--user 'Jo O'\\''Neil'$/);
+  });
+
   it('refuses a member of another workspace with 403', async () => {
     await createWorkspace(app.orm, [{ userId: 'elsewhere-agent', role: 'admin' }]);
     const { id } = await createTicket(api);

@@ -125,6 +125,22 @@ describe('POST /api/workflows: triggerType', () => {
   );
 });
 
+describe('POST /api/workflows: a graph without triggerType', () => {
+  it('gets the default ticket_created, and the 400 of its manual trigger node says so and what to send', async () => {
+    const res = await create({ name: uniqueName(), workflowJson: simpleGraph('manual') });
+    expectValidation(res, 'workflowJson.nodes[0].data.triggerType', /does not match the workflow's triggerType "ticket_created"; the request gives no triggerType, so the workflow has the default, "ticket_created": send "triggerType": "manual" to create a manual workflow$/);
+    expect(res.body.error.message).toBe(
+      'workflowJson is not a valid workflow graph: the request gives no triggerType, so the default, "ticket_created", applies, and the graph\'s trigger node is of another type.',
+    );
+  });
+
+  it('keeps the plain answer when triggerType is given', async () => {
+    const res = await create({ name: uniqueName(), triggerType: 'ticket_created', workflowJson: simpleGraph('manual') });
+    expectValidation(res, 'workflowJson.nodes[0].data.triggerType', /does not match the workflow's triggerType "ticket_created"$/);
+    expect(res.body.error.message).toBe('workflowJson is not a valid workflow graph.');
+  });
+});
+
 describe('POST /api/workflows: name', () => {
   it('requires a name', async () => {
     expectValidation(await create({ description: 'no name' }), 'name');

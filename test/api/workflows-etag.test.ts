@@ -66,6 +66,22 @@ describe('If-Match on PATCH /api/workflows/:id', () => {
     expect(await etagOf(id)).toBe(current);
   });
 
+  it('says the version as it is when a rename, not a new version, made the ETag stale', async () => {
+    const { id } = await createWorkflow(api, { workflowJson: simpleGraph() });
+    const mine = await etagOf(id);
+    expectStatus(await patch(id, { name: 'Renamed by someone else' }, mine), 200);
+    expect((await getWorkflow(api, id)).version).toBe(1);
+
+    const res = await patch(id, { description: 'Mine' }, mine);
+    expectError(res, 412, 'precondition_failed');
+    expect(res.body.error.message).not.toMatch(/now at version/);
+    expect(res.body.error.message).toBe(
+      'If-Match does not name the workflow as it is now: it was changed since you read it (its graph is at version 1; ' +
+        'a new name, description or activity changes the ETag but not the version), or the ETag is of another workflow. ' +
+        'Read it again (GET) and reapply your change, or send If-Match with its current ETag to overwrite it.',
+    );
+  });
+
   it('takes a list of tags, one of which must be current; weak tags never match', async () => {
     const { id } = await createWorkflow(api);
     const current = await etagOf(id);

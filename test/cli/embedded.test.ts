@@ -69,6 +69,9 @@ describe('admin CLI on the embedded PostgreSQL', () => {
       );
       expect(jsonOutput(addition)).toEqual({ workspaceId: workspace.id, userId: 'agent-1', role: 'member' });
       expect(addition.stderr).toContain(`Using the embedded PostgreSQL of ${dataDir}, run by process ${process.pid} on port ${port}.`);
+      // Said once: not again by the embedded PostgreSQL's own note (LOG_LEVEL=debug keeps that one, as a debug line).
+      const notices = addition.stderr.split('\n').filter((line) => /using the embedded postgresql/i.test(line) && !line.includes('"level":"debug"'));
+      expect(notices).toEqual([`Using the embedded PostgreSQL of ${dataDir}, run by process ${process.pid} on port ${port}.`]);
       expect(await canConnect(port)).toBe(true);
       expect(await canConnect(otherPort)).toBe(false);
 

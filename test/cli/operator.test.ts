@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { pgTimestamp } from '../../src/common/sql.ts';
 import { parseKey } from '../../src/workspaces/keys.ts';
+import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { client, useTestApp } from '../helpers/app.ts';
 import { eventually } from '../helpers/engine.ts';
 import { admin, jsonOutput, UUID, type CliResult } from './run-cli.ts';
@@ -64,6 +65,51 @@ describe('workspace list', slow, () => {
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID {2,}NAME {2,}CREATED$/);
     expect(lines.find((l) => l.startsWith(first.id))).toMatch(new RegExp(`^${first.id} {2,}${first.name} {2,}\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$`));
+  });
+});
+
+describe('workspace create', slow, () => {
+  it('refuses a name another workspace has, naming it, and creates nothing (exit 1)', async () => {
+    const first = await newWorkspace();
+    const again = await run('workspace', 'create', '--name', first.name, '--json');
+    expectFailure(again, new RegExp(`^error: a workspace named "${first.name}" already exists \\(${first.id}\\); choose another name\\n$`));
+    expect(JSON.parse(again.stdout).error.code).toBe('command_failed');
+    const listed = jsonOutput(await run('workspace', 'list', '--json')).workspaces as Array<{ name: string }>;
+    expect(listed.filter((w) => w.name === first.name)).toHaveLength(1);
+  });
+});
+
+describe('member list', slow, () => {
+  it('lists the members of a workspace named by id or name, as {"workspaceId","members"} and as a table', async () => {
+    const workspace = await newWorkspace();
+    jsonOutput(await run('member', 'add', '--workspace', workspace.id, '--user', 'agent-1', '--json'));
+    jsonOutput(await run('member', 'add', '--workspace', workspace.id, '--user', 'lead', '--role', 'admin', '--json'));
+
+    const out = jsonOutput(await run('member', 'list', '--workspace', workspace.name, '--json'));
+    expect(out).toEqual({
+      workspaceId: workspace.id,
+      members: [
+        { userId: 'agent-1', role: 'member', createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) },
+        { userId: 'lead', role: 'admin', createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) },
+      ],
+    });
+
+    const text = await run('member', 'list', '--workspace', workspace.id);
+    expect(text.code).toBe(0);
+    const [header, ...rows] = text.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^USER {2,}ROLE {2,}ADDED$/);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^agent-1 {2,}member {2,}\S+Z$/);
+    expect(rows[1]).toMatch(/^lead {2,}admin {2,}\S+Z$/);
+  });
+
+  it('says how to add one to a workspace without members, and refuses an unknown workspace', async () => {
+    const workspace = await newWorkspace();
+    expect(jsonOutput(await run('member', 'list', '--workspace', workspace.id, '--json'))).toEqual({ workspaceId: workspace.id, members: [] });
+    expect((await run('member', 'list', '--workspace', workspace.id)).stdout).toBe(
+      `Workspace ${workspace.id} has no members: add one with npm run admin -- member add --workspace ${workspace.id} --user USER_ID\n`,
+    );
+    expectFailure(await run('member', 'list', '--workspace', 'no-such-workspace-name'), /^error: workspace not found: no-such-workspace-name\n$/);
   });
 });
 
@@ -164,8 +210,10 @@ describe('--workspace by name', slow, () => {
     const added = jsonOutput(await run('member', 'add', '--workspace', unique.name, '--user', 'agent-9', '--json'));
     expect(added).toEqual({ workspaceId: unique.id, userId: 'agent-9', role: 'member' });
 
+    // Two workspaces of one name: `workspace create` refuses a name in use, but databases from before it did may hold some.
     const shared = uniqueName('shared');
-    const [a, b] = [await newWorkspace(shared), await newWorkspace(shared)];
+    const a = await newWorkspace(shared);
+    const b = await new WorkspaceService(app.orm.em.fork()).createWorkspace(shared);
     const refused = await run('key', 'create', '--workspace', shared, '--json');
     expectFailure(refused, new RegExp(`^error: 2 workspaces are named "${shared}" \\(${a.id}, ${b.id}\\); give the id of one\\n$`));
     expect(JSON.parse(refused.stdout).error.code).toBe('command_failed');
