@@ -6,6 +6,7 @@ import type { CalendarsById, RunContext, TriggerType, WorkflowGraph } from '../g
 import { ticketContext, type TicketContext } from '../tickets/context.ts';
 import { Ticket } from '../tickets/entity.ts';
 import { readTicket } from '../tickets/store.ts';
+import { notAssignable } from '../tickets/assignees.ts';
 import { contextOf } from '../triggers/event-delivery.ts';
 import { ticketFilterWhere } from '../triggers/ticks.ts';
 import { ticketFilterOf } from '../workflows/schedule-spec.ts';
@@ -63,7 +64,7 @@ export class DryRunService {
       const reopensOnReply = await reopensOnCustomerReplyIn(em, target.workspace);
       const mails = await hasMailbox(em, target.workspace);
       const calendars = await calendarsOfGraph(em, target.workspace, target.graph);
-      const simulation = await simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, reopensOnReply, now, calendars, isAssignable: (a) => members.has(a), mails });
+      const simulation = await simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, reopensOnReply, now, calendars, checkAssignee: assigneeCheck(members, target.workspace), mails });
       return { at: now.toISOString(), ...simulation };
     });
   }
@@ -90,7 +91,7 @@ export class DryRunService {
           assumeReply: input.assumeReply ?? false,
           reopensOnReply,
           now: run.at,
-          isAssignable: (a) => members.has(a),
+          checkAssignee: assigneeCheck(members, target.workspace),
         });
         result.eventsExamined += 1;
         const actions = steps.filter((s) => s.action !== undefined);
@@ -182,4 +183,11 @@ async function* recordedEvents(em: EntityManager, workspaceId: string, type: Eve
     const last = events[events.length - 1];
     after = { createdAt: last.createdAt, id: last.id };
   }
+}
+
+/** The run's refusal of an assignee who is not a member or admin of the workspace, from the members read once. */
+function assigneeCheck(members: Set<string>, workspaceId: string): (assignee: string) => void {
+  return (assignee) => {
+    if (!members.has(assignee)) throw notAssignable(workspaceId, assignee);
+  };
 }

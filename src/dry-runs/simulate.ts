@@ -1,6 +1,5 @@
 import { replySubject } from '../mail/compose.ts';
 import type { Actor } from '../actor.ts';
-import { AppError } from '../errors.ts';
 import {
   addOpenTime,
   businessSchedule,
@@ -65,8 +64,8 @@ export type SimulationOptions = {
   now: Date;
   /** The calendars the graph names (business-hours conditions and waits). */
   calendars: CalendarsById;
-  /** Whether a person may be assigned tickets of the workspace (members and admins). */
-  isAssignable: (assignee: string) => boolean;
+  /** Refuses a person who may not be assigned tickets of the workspace (not a member or admin), as the run would: throws its 403. */
+  checkAssignee: (assignee: string) => void;
   /** Whether the workspace has a mailbox: replies would be mailed to the customer (docs/contract.md §10). */
   mails?: boolean;
 };
@@ -261,9 +260,7 @@ class SimulatedRun {
     if (!ticket) return fail(step, noTicket(action));
     try {
       const change = ticketChangeOf(action);
-      if (change.assignedTo !== undefined && change.assignedTo !== AI_ASSIGNEE && !this.opts.isAssignable(change.assignedTo)) {
-        throw new AppError(403, 'forbidden', `"${change.assignedTo}" is not a current member or admin of this workspace.`);
-      }
+      if (change.assignedTo !== undefined && change.assignedTo !== AI_ASSIGNEE) this.opts.checkAssignee(change.assignedTo);
       const applied = applyTicketChange(ticket, change, RUN_ACTOR);
       if (Object.keys(applied.changes).length > 0) this.setTicket({ ...applied.ticket, updatedAt: iso(this.clock) });
     } catch (err) {

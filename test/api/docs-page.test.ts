@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
 import { fetchDocument } from '../helpers/openapi.ts';
 
-/** Debian's chromium (.ci/run installs it); CHROMIUM_PATH names another build. */
+/** Debian's chromium (`npm test` provisions it; `npm run provision` alone); CHROMIUM_PATH names another build. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const UI_TIMEOUT_MS = 60_000;
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { useFixture } from './fixture.ts';
 
-/** Debian's chromium (.ci/run installs it); CHROMIUM_PATH names another build. */
+/** Debian's chromium (`npm test` provisions it; `npm run provision` alone); CHROMIUM_PATH names another build. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const UI_TIMEOUT_MS = 30_000;
 
@@ -15,7 +15,7 @@ export type TestBrowser = { browser: Browser; close: () => Promise<void> };
 
 export async function launchChromium(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: the pages are tested in a real browser. Install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.`);
+    throw new Error(`No Chromium at ${CHROMIUM}: the pages are tested in a real browser. Install Debian's chromium (apt-get install -y chromium; npm run provision does) or set CHROMIUM_PATH.`);
   }
   const profile = mkdtempSync(join(tmpdir(), 'deskflow-chromium-'));
   const browser = await puppeteer.launch({

@@ -110,7 +110,7 @@ function binary(name: string, configured: string | undefined): string {
   const found = configured || findInstalled(name);
   if (!found) {
     throw new Error(
-      `Temporal's \`${name}\` binary was not found. Build it with \`go install\` (see .ci/run) or set ` +
+      `Temporal's \`${name}\` binary was not found. Build it with \`npm run provision -- cluster\` or set ` +
         (name === 'server' ? 'TEMPORAL_SERVER_PATH' : 'TEMPORAL_SQL_TOOL_PATH'),
     );
   }
