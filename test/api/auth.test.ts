@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/workspaces/keys.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
-import { client, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectJson } from '../helpers/expect.ts';
+import { client, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { expectError, expectJson } from '../helpers/expect.ts';
+import { createTicket, newTicket } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { ws } = useWorkspace(app);

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { client, createWorkspace, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
-import {
-  allMessages,
-  CREATED_TICKET_FIELDS,
-  expectError,
-  expectValidation,
-  getTicket,
-  ISO_UTC,
-  keysOf,
-  TICKET_FIELDS,
-  UUID,
-} from '../helpers/expect.ts';
+import { newWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { CREATED_TICKET_FIELDS, expectError, expectValidation, ISO_UTC, keysOf, TICKET_FIELDS, UUID } from '../helpers/expect.ts';
+import { allMessages, getTicket, newTicket } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);
@@ -220,8 +211,7 @@ describe('POST /api/v1/tickets: fields not listed', () => {
   );
 
   it('creates nothing when the request is rejected', async () => {
-    const ws = await createWorkspace(app.orm);
-    const own = client(app.baseUrl, ws.key);
+    const { ws, api: own } = await newWorkspace(app);
     expectError(await own.post('/api/v1/tickets', newTicket({ subject: '' })), 400, 'validation_failed');
     expect((await own.get('/api/v1/tickets')).body.pagination.total).toBe(0);
   });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { client, type Client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
-import { createTicket, expectError, expectValidation, getTicket, keysOf, setStatus, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
+import { expectError, expectValidation, keysOf, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
+import { createTicket, getTicket, setStatus } from '../helpers/api.ts';
 
 const STATUSES = ['open', 'pending', 'escalated', 'solved', 'closed'];
 const PRIORITIES = ['low', 'medium', 'high', 'urgent'];

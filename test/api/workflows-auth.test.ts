@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson } from '../helpers/expect.ts';
-import { createWorkflow, getWorkflow, listExecutions, listWorkflows, runnable, triggerWorkflow } from '../helpers/workflows.ts';
+import { createWorkflow, getWorkflow, listExecutions, listWorkflows, triggerWorkflow } from '../helpers/api.ts';
+import { runnable } from '../helpers/graphs.ts';
 
 const app = useTestApp();
 const { ws } = useWorkspace(app);

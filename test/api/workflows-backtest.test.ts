@@ -8,9 +8,10 @@ import { eventsInsert } from '../../src/events/outbox.ts';
 import { writeTogether } from '../../src/common/sql.ts';
 import { ticketContext } from '../../src/tickets/context.ts';
 import { readTicket } from '../../src/tickets/store.ts';
-import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectValidation, keysOf, setStatus } from '../helpers/expect.ts';
-import { actionNode, conditionNode, createWorkflow, edge, expectStatus, triggerNode, type Json } from '../helpers/workflows.ts';
+import { client, type Client, createWorkspace, newWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { expectError, expectValidation, keysOf } from '../helpers/expect.ts';
+import { createTicket, createWorkflow, expectStatus, setStatus } from '../helpers/api.ts';
+import { actionNode, conditionNode, edge, type Json, triggerNode } from '../helpers/graphs.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -134,8 +135,7 @@ describe('POST /api/workflows/:id/backtest', () => {
 
 describe('POST /api/workflows/:id/backtest over many events', () => {
   it('reads every event of the window once, across pages, even with equal timestamps', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const workflow = await createWorkflow(api, {
       triggerType: 'ticket_created',
       workflowJson: { nodes: [triggerNode('ticket_created', 'created'), actionNode('tag', { actionType: 'add_tag', tag: 'seen' })], edges: [edge('created', 'tag')] },
@@ -161,8 +161,7 @@ describe('POST /api/workflows/:id/backtest over many events', () => {
 
 describe('POST /api/workflows/:id/backtest of a scheduled workflow', () => {
   it('with a ticket filter, replays over the tickets the filter selects now', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const workflow = await createWorkflow(api, {
       triggerType: 'scheduled',
       workflowJson: {

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { client, type Client, createWorkspace, newWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
-import {
-  CREATED_WORKFLOW_FIELDS,
-  createWorkflow,
-  defaultGraph,
-  expectStatus,
-  getWorkflow,
-  listWorkflows,
-  simpleGraph,
-  TRIGGER_TYPES,
-  uniqueName,
-} from '../helpers/workflows.ts';
+import { CREATED_WORKFLOW_FIELDS, TRIGGER_TYPES } from '../helpers/workflows.ts';
+import { createWorkflow, expectStatus, getWorkflow, listWorkflows, uniqueName } from '../helpers/api.ts';
+import { defaultGraph, simpleGraph } from '../helpers/graphs.ts';
 
 const MiB = 1024 * 1024;
 
@@ -23,7 +15,7 @@ const create = (body: unknown) => api.post('/api/workflows', body);
 
 /** A workspace of its own, for tests that count what was (not) created. */
 async function freshApi(): Promise<Client> {
-  return client(app.baseUrl, (await createWorkspace(app.orm)).key);
+  return (await newWorkspace(app)).api;
 }
 
 /** `value` as JSON of exactly `bytes` bytes, padded with spaces inside the object. */

@@ -3,8 +3,10 @@
 // checks that nothing at all is written or started).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
-import { allMessages, createTicket, expectError, expectValidation, getTicket, ISO_UTC, keysOf, outboxEvents, setStatus } from '../helpers/expect.ts';
-import { actionNode, conditionNode, createWorkflow, edge, expectStatus, listExecutions, triggerNode, UNKNOWN_ID, type Json } from '../helpers/workflows.ts';
+import { expectError, expectValidation, ISO_UTC, keysOf, outboxEvents } from '../helpers/expect.ts';
+import { UNKNOWN_ID } from '../helpers/workflows.ts';
+import { allMessages, createTicket, createWorkflow, expectStatus, getTicket, listExecutions, setStatus } from '../helpers/api.ts';
+import { actionNode, conditionNode, edge, type Json, triggerNode } from '../helpers/graphs.ts';
 
 let app: TestApp;
 let api: Client;

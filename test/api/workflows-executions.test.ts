@@ -3,20 +3,10 @@
 // cancelled (one that reaches none is complete at once: it needs no engine).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectErrorShape, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
-import {
-  createWorkflow,
-  EXECUTION_FIELDS,
-  expectStatus,
-  getWorkflow,
-  listExecutions,
-  listWorkflows,
-  patchWorkflow,
-  runnable,
-  simpleGraph,
-  triggerWorkflow,
-  UNKNOWN_ID,
-} from '../helpers/workflows.ts';
+import { expectError, expectErrorShape, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
+import { EXECUTION_FIELDS, UNKNOWN_ID } from '../helpers/workflows.ts';
+import { createTicket, createWorkflow, expectStatus, getWorkflow, listExecutions, listWorkflows, patchWorkflow, triggerWorkflow } from '../helpers/api.ts';
+import { runnable, simpleGraph } from '../helpers/graphs.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);

@@ -2,25 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectJson, expectValidation, keysOf, sleep } from '../helpers/expect.ts';
-import {
-  actionNode,
-  createWorkflow,
-  defaultGraph,
-  edge,
-  expectStatus,
-  getWorkflow,
-  graphWith,
-  listExecutions,
-  listWorkflows,
-  patchWorkflow,
-  simpleGraph,
-  triggerNode,
-  triggerWorkflow,
-  uniqueName,
-  UNKNOWN_ID,
-  WEBHOOK_WORKFLOW_FIELDS,
-  WORKFLOW_FIELDS,
-} from '../helpers/workflows.ts';
+import { UNKNOWN_ID, WEBHOOK_WORKFLOW_FIELDS, WORKFLOW_FIELDS } from '../helpers/workflows.ts';
+import { actionNode, defaultGraph, edge, graphWith, simpleGraph, triggerNode } from '../helpers/graphs.ts';
+import { createWorkflow, expectStatus, getWorkflow, listExecutions, listWorkflows, patchWorkflow, triggerWorkflow, uniqueName } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { pgTimestamp } from '../../src/common/sql.ts';
 import { parseKey } from '../../src/workspaces/keys.ts';
 import { client, useTestApp } from '../helpers/app.ts';
-import { eventually } from '../helpers/engine.ts';
 import { admin, jsonOutput, UUID, type CliResult } from './run-cli.ts';
+import { eventually } from '../helpers/poll.ts';
 
 /**
  * The operator's side of the admin CLI (README "Admin CLI"): finding a workspace and its keys,

@@ -9,19 +9,18 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { go, hashOf, openConsole, texts, useChromium, valueOf, waitForText, UI_TIMEOUT_MS, type ConsolePage } from '../helpers/browser.ts';
-import { engineWorkspace, eventually, executionAtStep, openTicket, useEngineApp } from '../helpers/engine.ts';
+import { addFromPalette, type ConsolePage, go, hashOf, node, openConsole, problemsOf, runStatuses, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
+import { eventually } from '../helpers/poll.ts';
+import { activateWorkflow, createWorkflow, executionAtStep, manualRunOnNewTicket, openTicket } from '../helpers/api.ts';
+import { actionNode, conditionNode, triggerNode, waitThenTag, workflowOf } from '../helpers/graphs.ts';
 
 const app = useEngineApp();
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
 const screenshots = process.env.CONSOLE_SCREENSHOTS ? path.resolve('docs/images') : null;
 
-const node = (id: string) => `.react-flow__node[data-id="${id}"]`;
-const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
-const runStatuses = (page: ConsolePage) =>
-  page.$$eval('[data-node-id]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), e.getAttribute('data-run-status')])));
 
 type InPage = {
   document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): boolean } | null };
@@ -140,9 +139,7 @@ describe('business hours in the console', () => {
     await page.waitForSelector(node('trigger'));
 
     // Is the desk open now? The field a business-hours condition takes, and the calendar by name.
-    await page.click(node('trigger'));
-    await page.click('[data-palette="condition:in_business_hours"]');
-    await page.waitForSelector(node('condition'));
+    await addFromPalette(page, 'trigger', 'condition:in_business_hours', 'condition');
     expect(await valueOf(page, '.node-form select[name="field"]')).toBe('now');
     expect(await texts(page, '.node-form select[name="field"] option')).toEqual(['now (when the condition is evaluated)', 'ticket.createdAt', 'ticket.updatedAt']);
     expect(await texts(page, '.node-form select[name="value"] option')).toEqual(['Choose a calendar…', 'Berlin office (Europe/Berlin)']);
@@ -150,9 +147,7 @@ describe('business hours in the console', () => {
     await waitForText(page, `${node('condition')} .wf-node-summary`, 'now in business hours · Berlin office');
 
     // Then wait 16 hours of the desk's open time: business time among the delay's choices.
-    await page.click(node('condition'));
-    await page.click('[data-palette="action:delay"]');
-    await page.waitForSelector(node('delay'));
+    await addFromPalette(page, 'condition', 'action:delay', 'delay');
     expect(await texts(page, '.node-form fieldset.choice label')).toEqual(['seconds', 'until', 'business time']);
     await page.click('.node-form input[name=choice][value="businessSeconds+calendarId"]');
     await retype(page, '.node-form input[name="businessSeconds"]', '57600');
@@ -161,9 +156,7 @@ describe('business hours in the console', () => {
     expect(await page.$('.node-form input[name="seconds"]')).toBeNull();
 
     // Then tag the ticket.
-    await page.click(node('delay'));
-    await page.click('[data-palette="action:add_tag"]');
-    await page.waitForSelector(node('add-tag'));
+    await addFromPalette(page, 'delay', 'action:add_tag', 'add-tag');
     await page.type('.node-form input[name="tag"]', 'followed-up');
 
     const saving = page.waitForResponse((r: HTTPResponse) => r.request().method() === 'PATCH');
@@ -243,18 +236,14 @@ describe('business hours in the console', () => {
     await waitForText(page, '.node-form [data-hint="ticketFilter.idleForSeconds"]', '16 h of open time');
 
     // And only those last updated more than 16 open hours ago: an age, in the same calendar.
-    await page.click(node('trigger'));
-    await page.click('[data-palette="condition:older_than"]');
-    await page.waitForSelector(node('condition'));
+    await addFromPalette(page, 'trigger', 'condition:older_than', 'condition');
     expect(await texts(page, '.node-form select[name="field"] option')).toEqual(['ticket.createdAt', 'ticket.updatedAt', 'a path in data…']);
     await page.select('.node-form select[name="field"]', 'ticket.updatedAt');
     await retype(page, '.node-form input[name="value.seconds"]', '57600');
     await page.select('.node-form select[name="value.calendarId"]', calendarId);
     await waitForText(page, '.node-form [data-hint="value.seconds"]', '16 h of open time');
     await waitForText(page, `${node('condition')} .wf-node-summary`, 'ticket.updatedAt older than 16 h of open time · Berlin office');
-    await page.click(node('condition'));
-    await page.click('[data-palette="action:add_tag"]');
-    await page.waitForSelector(node('add-tag'));
+    await addFromPalette(page, 'condition', 'action:add_tag', 'add-tag');
     await page.type('.node-form input[name="tag"]', 'nudge');
 
     await page.click('[data-action=save]');
@@ -270,22 +259,15 @@ describe('business hours in the console', () => {
   it('shows the server\'s objection to a calendar the workspace no longer has on that node, and how to make one', async () => {
     const { ws, api } = await engineWorkspace(app);
     const gone = await createCalendar(api, 'Old hours');
-    const created = await api.post('/api/workflows', {
-      name: 'Closed-desk tag',
-      triggerType: 'ticket_created',
-      workflowJson: {
-        nodes: [
-          { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-          { id: 'closed', type: 'condition', data: { field: 'ticket.createdAt', operator: 'outside_business_hours', value: gone } },
-          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'after-hours' } },
-        ],
-        edges: [
-          { source: 'created', target: 'closed' },
-          { source: 'closed', target: 'tag', label: 'true' },
-        ],
-      },
-    });
-    const workflowId = created.body.workflow.id;
+    const { id: workflowId } = await createWorkflow(
+      api,
+      workflowOf(
+        'Closed-desk tag',
+        triggerNode('ticket_created', 'created'),
+        [conditionNode('closed', { field: 'ticket.createdAt', operator: 'outside_business_hours', value: gone }), actionNode('tag', { actionType: 'add_tag', tag: 'after-hours' })],
+        'created > closed >true tag',
+      ),
+    );
     // An inactive workflow does not hold its calendar: it can be deleted.
     expect((await api.delete(`/api/calendars/${gone}`)).status).toBe(204);
 
@@ -327,18 +309,10 @@ describe('business hours in the console', () => {
     const { ws, api } = await engineWorkspace(app);
     const used = await createCalendar(api, 'Support desk');
     const spare = await createCalendar(api, 'Spare hours');
-    const created = await api.post('/api/workflows', {
-      name: 'Remind after open hours',
-      triggerType: 'ticket_created',
-      workflowJson: {
-        nodes: [
-          { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-          { id: 'wait', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds: 57600, calendarId: used } },
-        ],
-        edges: [{ source: 'created', target: 'wait' }],
-      },
-    });
-    expect((await api.patch(`/api/workflows/${created.body.workflow.id}`, { isActive: true })).status).toBe(200);
+    await activateWorkflow(
+      api,
+      workflowOf('Remind after open hours', triggerNode('ticket_created', 'created'), [actionNode('wait', { actionType: 'wait_for_reply', timeoutSeconds: 57600, calendarId: used })], 'created > wait'),
+    );
 
     const page = await openConsole(chromium.browser, app.baseUrl, ws.key, '#/calendars');
     await page.waitForSelector(`tr[data-calendar-id="${used}"] button.danger`);
@@ -363,25 +337,7 @@ describe('business hours in the console', () => {
     const { ws, api } = await engineWorkspace(app);
     const always = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => ({ day, from: '00:00', to: '24:00' }));
     const calendarId = await createCalendar(api, 'Always open', always, 'UTC');
-    const created = await api.post('/api/workflows', {
-      name: 'Wait an open hour, then tag',
-      triggerType: 'manual',
-      workflowJson: {
-        nodes: [
-          { id: 'start', type: 'trigger', data: { triggerType: 'manual' } },
-          { id: 'wait', type: 'action', data: { actionType: 'delay', businessSeconds: 3600, calendarId } },
-          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'later' } },
-        ],
-        edges: [
-          { source: 'start', target: 'wait' },
-          { source: 'wait', target: 'tag' },
-        ],
-      },
-    });
-    const workflowId = created.body.workflow.id;
-    const ticketId = await openTicket(api);
-    const started = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId });
-    const executionId = started.body.execution.id;
+    const { workflowId, executionId } = await manualRunOnNewTicket(api, waitThenTag('Wait an open hour, then tag', { businessSeconds: 3600, calendarId }));
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
     const until = (waiting.steps.find((s) => s.nodeId === 'wait') as { until?: string }).until!;
     expect(Date.parse(until) - Date.parse(waiting.startedAt)).toBeGreaterThanOrEqual(3_600_000);

@@ -7,9 +7,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { HTTPResponse } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { drag, go, hashOf, openConsole, texts, useChromium, valueOf, waitForFocus, waitForText, UI_TIMEOUT_MS, type ConsolePage } from '../helpers/browser.ts';
-import { engineWorkspace, eventually, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
+import { addFromPalette, type ConsolePage, drag, go, hashOf, node, openConsole, problemsOf, runStatuses, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForFocus, waitForText } from '../helpers/browser.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
+import { escalateUrgent, waitThenTag } from '../helpers/graphs.ts';
+import { eventually } from '../helpers/poll.ts';
+import { createWorkflow, finishedExecutions, manualRunOnNewTicket, openTicket } from '../helpers/api.ts';
 
 const TEMPORAL_UI = 'http://temporal-ui.example.test:8080';
 const app = useEngineApp({ console: { temporalUiUrl: TEMPORAL_UI, temporalNamespace: 'default' } });
@@ -20,31 +23,10 @@ const TEST_MS = 4 * UI_TIMEOUT_MS;
 const screenshots = process.env.CONSOLE_SCREENSHOTS ? path.resolve('docs/images') : null;
 
 /** The README's "Escalate urgent tickets", as written there. */
-const URGENT = {
-  name: 'Escalate urgent tickets',
-  triggerType: 'ticket_created',
-  workflowJson: {
-    nodes: [
-      { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-      { id: 'is-urgent', type: 'condition', data: { field: 'ticket.subject', operator: 'contains', value: 'urgent' } },
-      { id: 'raise', type: 'action', data: { actionType: 'set_priority', priority: 'urgent' } },
-      { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'escalated' } },
-      { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, we are on it.' } },
-    ],
-    edges: [
-      { source: 'created', target: 'is-urgent' },
-      { source: 'is-urgent', target: 'raise', label: 'true' },
-      { source: 'is-urgent', target: 'tag', label: 'true' },
-      { source: 'raise', target: 'reply' },
-      { source: 'tag', target: 'reply' },
-    ],
-  },
-};
+const URGENT = escalateUrgent();
 
 async function createUrgent(api: Client, name = URGENT.name): Promise<string> {
-  const res = await api.post('/api/workflows', { ...URGENT, name });
-  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  return res.body.workflow.id;
+  return (await createWorkflow(api, { ...URGENT, name })).id;
 }
 
 /**
@@ -60,12 +42,7 @@ function shape(graph: { nodes: Array<{ id: string; type: string; data: Record<st
   };
 }
 
-const node = (id: string) => `.react-flow__node[data-id="${id}"]`;
-const runStatuses = (page: ConsolePage) =>
-  page.$$eval('[data-node-id]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), e.getAttribute('data-run-status')])));
 
-/** What went wrong in the page: script errors and CSP refusals (a refused request's own 4xx log line is expected). */
-const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
 
 /**
  * Waits until the canvas draws exactly `count` edges (of a class, such as those a run followed):
@@ -95,25 +72,17 @@ describe('the console in Chromium', () => {
     const workflowId = decodeURIComponent((await hashOf(page)).split('/')[2]);
 
     // The condition, added below the selected trigger, its value typed.
-    await page.click(node('trigger'));
-    await page.click('[data-palette="condition:contains"]');
-    await page.waitForSelector(node('condition'));
+    await addFromPalette(page, 'trigger', 'condition:contains', 'condition');
     await page.type('.node-form input[name="value"]', 'urgent');
 
     // Two actions on its true branch.
-    await page.click(node('condition'));
-    await page.click('[data-palette="action:set_priority"]');
-    await page.waitForSelector(node('set-priority'));
+    await addFromPalette(page, 'condition', 'action:set_priority', 'set-priority');
     await page.select('.node-form select[name="priority"]', 'urgent');
-    await page.click(node('condition'));
-    await page.click('[data-palette="action:add_tag"]');
-    await page.waitForSelector(node('add-tag'));
+    await addFromPalette(page, 'condition', 'action:add_tag', 'add-tag');
     await page.type('.node-form input[name="tag"]', 'escalated');
 
     // The reply after the first, its greeting from the placeholder list.
-    await page.click(node('set-priority'));
-    await page.click('[data-palette="action:send_reply"]');
-    await page.waitForSelector(node('send-reply'));
+    await addFromPalette(page, 'set-priority', 'action:send_reply', 'send-reply');
     await page.type('.node-form textarea[name="body"]', 'Hi ');
     await page.select('.node-form select[aria-label="Insert a placeholder into body"]', 'ticket.customerName');
     await waitForFocus(page, 'body');
@@ -346,25 +315,7 @@ describe('the console in Chromium', () => {
 
   it('follows a run live while it waits, cancels it, and filters the runs by status', async () => {
     const { ws, api } = await engineWorkspace(app);
-    const created = await api.post('/api/workflows', {
-      name: 'Wait, then tag',
-      triggerType: 'manual',
-      workflowJson: {
-        nodes: [
-          { id: 'start', type: 'trigger', data: { triggerType: 'manual' } },
-          { id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 600 } },
-          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'later' } },
-        ],
-        edges: [
-          { source: 'start', target: 'wait' },
-          { source: 'wait', target: 'tag' },
-        ],
-      },
-    });
-    const workflowId = created.body.workflow.id;
-    const ticketId = await openTicket(api);
-    const started = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId });
-    const executionId = started.body.execution.id;
+    const { workflowId, executionId } = await manualRunOnNewTicket(api, waitThenTag('Wait, then tag', { seconds: 600 }));
     const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}/runs/${executionId}`);
 
     // Followed live: the delay comes to wait, the node after it is not reached yet.

@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { client, createWorkspace, newTicket, type Client } from '../helpers/app.ts';
-import { eventually, useEngineApp } from '../helpers/engine.ts';
+import { client, createWorkspace, type Client } from '../helpers/app.ts';
+import { useEngineApp } from '../helpers/engine.ts';
 import { freePort } from '../helpers/ports.ts';
 import { ownDatabase, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { actionNode, triggerNode } from '../helpers/workflows.ts';
 import { repoRoot } from '../cli/run-cli.ts';
+import { newTicket } from '../helpers/api.ts';
+import { eventually } from '../helpers/poll.ts';
+import { actionNode, triggerNode } from '../helpers/graphs.ts';
 
 /**
  * README "Upgrading Deskflow": migrations first, then the processes in any order. Midway, the

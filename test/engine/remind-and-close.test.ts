@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../cli/run-cli.ts';
-import { engineWorkspace, openTicket, readMessages, readTicket, runThrough, stepStates, useEngineApp, type ExecutionView } from '../helpers/engine.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
+import { type ExecutionView, getTicket, openTicket, readMessages, runThrough, stepStates } from '../helpers/api.ts';
 
 // The README's "Remind, then close" automation, exactly as the README writes it but with its
 // waits shortened to seconds of an always-open calendar (the README's counts office hours), in
@@ -77,7 +78,7 @@ describe('the README "Remind, then close" automation', () => {
       ['close', 'completed'],
     ]);
     expect(run.steps.find((s) => s.nodeId === 'reply-in-5-days')?.result).toBe(false);
-    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'closed', resolutionType: 'resolved_by_automation' });
+    expect(await getTicket(api, ticketId)).toMatchObject({ status: 'closed', resolutionType: 'resolved_by_automation' });
     expect(await outbound(api, ticketId)).toEqual(['Hi Casey, do you still need help with "Printer on fire"?']);
   });
 
@@ -95,7 +96,7 @@ describe('the README "Remind, then close" automation', () => {
       ['still-pending', 'passed'],
     ]);
     expect(run.steps.find((s) => s.nodeId === 'still-pending')?.result).toBe(false);
-    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'open', resolutionType: null });
+    expect(await getTicket(api, ticketId)).toMatchObject({ status: 'open', resolutionType: null });
     expect(await outbound(api, ticketId)).toEqual([]);
   });
 
@@ -115,7 +116,7 @@ describe('the README "Remind, then close" automation', () => {
       ['reply-in-5-days', 'completed'],
     ]);
     expect(run.steps.find((s) => s.nodeId === 'reply-in-5-days')?.result).toBe(true);
-    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'open', resolutionType: null });
+    expect(await getTicket(api, ticketId)).toMatchObject({ status: 'open', resolutionType: null });
     expect(await outbound(api, ticketId)).toEqual(['Hi Casey, do you still need help with "Printer on fire"?']);
   });
 
@@ -128,6 +129,6 @@ describe('the README "Remind, then close" automation', () => {
     expect(run.status).toBe('completed');
     expect(run.steps.find((s) => s.nodeId === 'still-unanswered')).toMatchObject({ status: 'passed', result: false });
     expect(run.steps.some((s) => s.nodeId === 'close')).toBe(false);
-    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'solved', resolutionType: 'resolved_by_agent' });
+    expect(await getTicket(api, ticketId)).toMatchObject({ status: 'solved', resolutionType: 'resolved_by_agent' });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
-import { actionNode, conditionNode } from '../helpers/workflows.ts';
+import { useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { finishedExecutions, newTicket } from '../helpers/api.ts';
+import { actionNode, conditionNode } from '../helpers/graphs.ts';
 
 const app = useEngineApp();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { executionAtStep, finishedExecutions, readTicket, runOnNewTicket, stepOf, stepStates, useEngineApp } from '../helpers/engine.ts';
-import { actionNode } from '../helpers/workflows.ts';
+import { runOnNewTicket, useEngineApp } from '../helpers/engine.ts';
+import { executionAtStep, finishedExecutions, getTicket, stepOf, stepStates } from '../helpers/api.ts';
+import { actionNode } from '../helpers/graphs.ts';
 
 // docs/contract.md §8: delay (seconds or until) and wait_for_reply (true on a customer reply in time,
 // false on timeout), each showing a `waiting` step until it finishes.
@@ -33,7 +34,7 @@ describe('delay', () => {
       ['after', 'completed'],
     ]);
     expect(stepOf(done, 'pause')!.completedAt).not.toBeNull();
-    expect((await readTicket(api, ticketId)).tags).toEqual(['after-delay']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['after-delay']);
   });
 
   it('with an until already past goes straight on', async () => {
@@ -44,7 +45,7 @@ describe('delay', () => {
     ]);
     const [done] = await finishedExecutions(api, workflowId);
     expect(done.status).toBe('completed');
-    expect((await readTicket(api, ticketId)).tags).toEqual(['after-delay']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['after-delay']);
   });
 });
 
@@ -70,7 +71,7 @@ describe('wait_for_reply', () => {
     expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: true });
     expect(stepOf(done, 'replied')?.status).toBe('completed');
     expect(stepOf(done, 'silent')).toBeUndefined();
-    expect((await readTicket(api, ticketId)).tags).toEqual(['customer-replied']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['customer-replied']);
   });
 
   it('takes its false edge on timeout', async () => {
@@ -81,7 +82,7 @@ describe('wait_for_reply', () => {
     expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
     expect(stepOf(done, 'silent')?.status).toBe('completed');
     expect(stepOf(done, 'replied')).toBeUndefined();
-    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['no-reply']);
   });
 
   it('ignores a reply from someone other than the customer', async () => {
@@ -93,7 +94,7 @@ describe('wait_for_reply', () => {
 
     const [done] = await finishedExecutions(api, workflowId);
     expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['no-reply']);
   });
 
   it('counts a reply the relay never passed on: at the timeout the database settles it', async () => {
@@ -106,7 +107,7 @@ describe('wait_for_reply', () => {
       expect(reply.body.meta.messageAddedEvent).toBe('emitted');
       const [done] = await finishedExecutions(api, workflowId, 1, 15_000);
       expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: true });
-      expect((await readTicket(api, ticketId)).tags).toEqual(['customer-replied']);
+      expect((await getTicket(api, ticketId)).tags).toEqual(['customer-replied']);
     } finally {
       app.relay.start();
     }
@@ -126,6 +127,6 @@ describe('wait_for_reply', () => {
 
     const [done] = await finishedExecutions(api, workflowId);
     expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['no-reply']);
   });
 });

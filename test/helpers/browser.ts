@@ -117,3 +117,20 @@ export async function drag(page: Page, from: string, to: string): Promise<void> 
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
   await page.mouse.up();
 }
+
+/** The canvas node of id `id` in the workflow editor. */
+export const node = (id: string) => `.react-flow__node[data-id="${id}"]`;
+
+/** What went wrong in the page: script errors and CSP refusals (a refused request's own 4xx log line is expected). */
+export const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
+
+/** The run status of every node the run view paints, by node id. */
+export const runStatuses = (page: ConsolePage) =>
+  page.$$eval('[data-node-id]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), e.getAttribute('data-run-status')])));
+
+/** Adds a node from the palette below the selected node `below` (`entry`: e.g. 'action:add_tag') and waits for the new node `added`. */
+export async function addFromPalette(page: Page, below: string, entry: string, added: string): Promise<void> {
+  await page.click(node(below));
+  await page.click(`[data-palette="${entry}"]`);
+  await page.waitForSelector(node(added));
+}

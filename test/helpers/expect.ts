@@ -1,8 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { expect } from 'vitest';
 import { OutboxEvent } from '../../src/events/entity.ts';
-import type { ApiResponse, Client } from './app.ts';
-import { newTicket } from './app.ts';
+import type { ApiResponse } from './app.ts';
 
 /** The exact public field sets of docs/contract.md and docs/contract.md §1, sorted. */
 export const CREATED_TICKET_FIELDS = ['createdAt', 'customerEmail', 'customerName', 'id', 'priority', 'source', 'status', 'subject'];
@@ -67,34 +66,6 @@ export function expectValidation(res: ApiResponse, path: string, message?: RegEx
 export function expectJson(res: { headers: Headers | Record<string, unknown> }): void {
   const type = res.headers instanceof Headers ? res.headers.get('content-type') : (res.headers['content-type'] as string | undefined);
   expect(type).toMatch(/^application\/json/);
-}
-
-/** Creates a ticket through the API and returns the creation response's data. */
-export async function createTicket(api: Client, overrides: Record<string, unknown> = {}): Promise<any> {
-  const res = await api.post('/api/v1/tickets', newTicket(overrides));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
-}
-
-/** Reads a ticket back through the API. */
-export async function getTicket(api: Client, id: string): Promise<any> {
-  const res = await api.get(`/api/v1/tickets/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-}
-
-/** Moves a ticket to `status` (and asserts that it worked). */
-export async function setStatus(api: Client, id: string, status: string): Promise<any> {
-  const res = await api.patch(`/api/v1/tickets/${id}`, { status });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-}
-
-/** Every message of a ticket (up to 200), oldest first, with the list's total. */
-export async function allMessages(api: Client, id: string): Promise<{ data: any[]; total: number; truncated: boolean }> {
-  const res = await api.get(`/api/v1/tickets/${id}/messages?limit=200`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
 }
 
 /** Outbox rows, oldest first. */

@@ -13,25 +13,10 @@ import {
   sameGraph,
   type Canvas,
 } from '../../../console/src/model/canvas.ts';
+import { escalateUrgent } from '../../helpers/graphs.ts';
 
 /** The README's "Escalate urgent tickets", as the API stores it (no positions, unlabelled join edges). */
-const urgent = (): WorkflowGraph =>
-  ({
-    nodes: [
-      { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-      { id: 'is-urgent', type: 'condition', data: { field: 'ticket.subject', operator: 'contains', value: 'urgent' } },
-      { id: 'raise', type: 'action', data: { actionType: 'set_priority', priority: 'urgent' } },
-      { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'escalated' } },
-      { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, we are on it.' } },
-    ],
-    edges: [
-      { source: 'created', target: 'is-urgent' },
-      { source: 'is-urgent', target: 'raise', label: 'true' },
-      { source: 'is-urgent', target: 'tag', label: 'true' },
-      { source: 'raise', target: 'reply' },
-      { source: 'tag', target: 'reply' },
-    ],
-  }) as WorkflowGraph;
+const urgent = () => escalateUrgent().workflowJson as unknown as WorkflowGraph;
 
 const at = (x: number, y: number) => () => ({ x, y });
 
