@@ -6,7 +6,7 @@ import { client, createWorkspace, startTestApp, type Client, type TestApp } from
 import { expectError, expectValidation, ISO_UTC, keysOf, outboxEvents } from '../helpers/expect.ts';
 import { UNKNOWN_ID } from '../helpers/workflows.ts';
 import { allMessages, createTicket, createWorkflow, expectStatus, getTicket, listExecutions, setStatus } from '../helpers/api.ts';
-import { actionNode, conditionNode, edge, type Json, triggerNode } from '../helpers/graphs.ts';
+import { actionNode, conditionNode, edge, type Json, raiseToUrgent, subjectIsUrgent, triggerNode } from '../helpers/graphs.ts';
 
 let app: TestApp;
 let api: Client;
@@ -25,8 +25,8 @@ const graph = (nodes: Json[], edges: Json[]) => ({ nodes, edges });
 const urgentGraph = graph(
   [
     triggerNode('ticket_created', 'created'),
-    conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
-    actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
+    subjectIsUrgent(),
+    raiseToUrgent(),
     actionNode('tag', { actionType: 'add_tag', tag: 'lang-{{ticket.language}}' }),
     actionNode('close', { actionType: 'set_status', status: 'closed' }),
     actionNode('reply', { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, we closed "{{ticket.subject}}".', bodyHtml: '<p>Hi {{ticket.customerName}}</p>' }),

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { addFromPalette, type ConsolePage, go, hashOf, node, openConsole, problemsOf, runStatuses, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
+import { addFromPalette, closeChecked, go, hashOf, node, openConsole, runStatuses, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
 import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 import { eventually } from '../helpers/poll.ts';
@@ -125,8 +125,7 @@ describe('business hours in the console', () => {
       mkdirSync(screenshots, { recursive: true });
       await page.screenshot({ path: path.join(screenshots, 'console-calendar.png'), fullPage: true });
     }
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('draws "in business hours → wait 16 open hours → tag", saves it, and dry-runs it on a Friday at 16:50', async () => {
@@ -212,8 +211,7 @@ describe('business hours in the console', () => {
     expect(await page.$('[data-node-id="delay"] .until')).toBeNull();
 
     expect((await api.get(`/api/workflows/${workflowId}/executions`)).body.executions).toEqual([]);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('counts a schedule\'s idle tickets and a condition\'s age in open hours, each with its calendar picked', async () => {
@@ -252,8 +250,7 @@ describe('business hours in the console', () => {
     const data = Object.fromEntries(saved.nodes.map((n: { id: string; data: unknown }) => [n.id, n.data]));
     expect(data.trigger).toEqual({ triggerType: 'scheduled', intervalSeconds: 3600, ticketFilter: { status: ['pending'], idleForSeconds: 57600, calendarId } });
     expect(data.condition).toEqual({ field: 'ticket.updatedAt', operator: 'older_than', value: { seconds: 57600, calendarId } });
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('shows the server\'s objection to a calendar the workspace no longer has on that node, and how to make one', async () => {
@@ -301,8 +298,7 @@ describe('business hours in the console', () => {
     await page.click('[data-action=save]');
     await waitForText(page, '.banner.ok', 'Saved: version 2');
     expect((await api.get(`/api/workflows/${workflowId}`)).body.workflow.workflowJson.nodes[1].data.value).toBe(current);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('refuses to delete a calendar active workflows use, naming them, and deletes one nobody uses', async () => {
@@ -329,8 +325,7 @@ describe('business hours in the console', () => {
     await page.waitForSelector(`tr[data-calendar-id="${spare}"]`, { hidden: true });
     expect((await api.get(`/api/calendars/${spare}`)).status).toBe(404);
     expect(await page.$(`tr[data-calendar-id="${used}"]`)).not.toBeNull();
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('shows a waiting run\'s deadline on its node and in its steps', async () => {
@@ -354,7 +349,6 @@ describe('business hours in the console', () => {
     await eventually(async () => ((await api.get(`/api/workflows/${workflowId}/executions/${executionId}`)).body.execution.status === 'cancelled' ? true : undefined));
     await go(page, '#/calendars');
     await page.waitForSelector(`tr[data-calendar-id="${calendarId}"]`);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 });

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { HTTPResponse } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { addFromPalette, type ConsolePage, drag, go, hashOf, node, openConsole, problemsOf, runStatuses, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForFocus, waitForText } from '../helpers/browser.ts';
+import { addFromPalette, closeChecked, type ConsolePage, drag, go, hashOf, node, openConsole, problemsOf, runStatuses, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForFocus, waitForText } from '../helpers/browser.ts';
 import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 import { escalateUrgent, waitThenTag } from '../helpers/graphs.ts';
@@ -27,6 +27,15 @@ const URGENT = escalateUrgent();
 
 async function createUrgent(api: Client, name = URGENT.name): Promise<string> {
   return (await createWorkflow(api, { ...URGENT, name })).id;
+}
+
+/** A fresh workspace with the README's workflow, open in the editor (its nodes drawn). */
+async function urgentInEditor() {
+  const { ws, api } = await engineWorkspace(app);
+  const workflowId = await createUrgent(api);
+  const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
+  await page.waitForSelector(node('tag'));
+  return { api, workflowId, page };
 }
 
 /**
@@ -144,8 +153,7 @@ describe('the console in Chromium', () => {
     await go(page, `#/tickets/${ticketId}`);
     await page.waitForSelector(`tr[data-execution-id="${execution.id}"]`);
     await waitForText(page, '.messages', 'Hi Dana, we are on it.');
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('lights the path of a dry run on the canvas, with each condition\'s result', async () => {
@@ -187,15 +195,11 @@ describe('the console in Chromium', () => {
 
     // Nothing ran for real.
     expect((await api.get(`/api/workflows/${workflowId}/executions`)).body.executions).toEqual([]);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('shows the server\'s message on the node and the field a refused save names', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await createUrgent(api);
-    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
-    await page.waitForSelector(node('tag'));
+    const { api, workflowId, page } = await urgentInEditor();
     await page.click(node('tag'));
     const input = await page.waitForSelector('.node-form input[name="tag"]');
     await input!.click({ count: 3 });
@@ -271,10 +275,7 @@ describe('the console in Chromium', () => {
   }, TEST_MS);
 
   it('restores a deleted node, with its edges, on undo', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await createUrgent(api);
-    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
-    await page.waitForSelector(node('tag'));
+    const { api, workflowId, page } = await urgentInEditor();
     await page.click(node('tag'));
     await page.keyboard.press('Delete');
     await page.waitForSelector(node('tag'), { hidden: true });
@@ -335,8 +336,7 @@ describe('the console in Chromium', () => {
     await page.waitForSelector(`tr[data-execution-id="${executionId}"]`, { hidden: true });
     await page.select('select[name=status]', 'cancelled');
     await page.waitForSelector(`tr[data-execution-id="${executionId}"]`);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('works with nothing but Deskflow to talk to, and shows a name with <script> as text', async () => {
@@ -374,7 +374,6 @@ describe('the console in Chromium', () => {
 
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(page.requested.filter((u) => !u.startsWith(`${app.baseUrl}/`) && !u.startsWith('data:'))).toEqual([]);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 });

@@ -3,7 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { Execution } from '../../src/executions/entity.ts';
 import { runOnNewTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import { type ExecutionView, finishedExecutions, getTicket, openTicket, readMessages, stepOf } from '../helpers/api.ts';
-import { actionNode, conditionNode } from '../helpers/graphs.ts';
+import { actionNode, conditionNode, raiseToUrgent, subjectIsUrgent } from '../helpers/graphs.ts';
 
 // docs/contract.md §5: which edges are followed, fan-out in parallel, a join runs once, templates.
 
@@ -14,8 +14,8 @@ const listedNodes = (e: ExecutionView) => e.steps.map((s) => s.nodeId).sort();
 describe('a condition that does not hold', () => {
   it('follows its false edge and never lists the true branch', async () => {
     const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > is-urgent >true raise, is-urgent >false routine', [
-      conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
-      actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
+      subjectIsUrgent(),
+      raiseToUrgent(),
       actionNode('routine', { actionType: 'add_tag', tag: 'routine' }),
     ], { subject: 'How do I change my password?' });
 
@@ -73,8 +73,8 @@ describe('fan-out and joins', () => {
 describe('a path that reaches no action', () => {
   it('is complete when the execution is created, with its steps, and never becomes a Temporal run', async () => {
     const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-urgent >true escalate', [
-      conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
-      actionNode('escalate', { actionType: 'set_priority', priority: 'urgent' }),
+      subjectIsUrgent(),
+      raiseToUrgent('escalate'),
     ]);
     const calm = await openTicket(api, { subject: 'A quiet question' });
     const urgent = await openTicket(api, { subject: 'URGENT: site down' });

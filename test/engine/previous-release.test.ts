@@ -10,7 +10,7 @@ import { ownDatabase, startServerProcess, type ServerProcess } from '../helpers/
 import { repoRoot } from '../cli/run-cli.ts';
 import { newTicket } from '../helpers/api.ts';
 import { eventually } from '../helpers/poll.ts';
-import { actionNode, triggerNode } from '../helpers/graphs.ts';
+import { actionNode, raiseToUrgent, triggerNode } from '../helpers/graphs.ts';
 
 /**
  * README "Upgrading Deskflow": migrations first, then the processes in any order. Midway, the
@@ -90,7 +90,7 @@ describe("the previous release's API on this release's schema", () => {
     const manual = await old.post('/api/workflows', {
       name: 'Escalate by hand',
       triggerType: 'manual',
-      workflowJson: { nodes: [triggerNode('manual', 'start'), actionNode('raise', { actionType: 'set_priority', priority: 'urgent' })], edges: [{ source: 'start', target: 'raise' }] },
+      workflowJson: { nodes: [triggerNode('manual', 'start'), raiseToUrgent()], edges: [{ source: 'start', target: 'raise' }] },
     });
     const triggered = await old.post(`/api/workflows/${manual.body.workflow.id}/trigger`, { ticketId: ticket.body.data.id });
     expect(triggered.status, JSON.stringify(triggered.body)).toBe(202);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { engineWorkspace, runOnNewTicket, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import { activeWorkflow, finishedExecutions, getTicket, listExecutions, openTicket, readMessages, stepOf, stepStates } from '../helpers/api.ts';
-import { actionNode, conditionNode } from '../helpers/graphs.ts';
+import { actionNode, conditionNode, raiseToUrgent } from '../helpers/graphs.ts';
 
 // Each event trigger type, end to end: a change through the API → the event → an execution
 // that completes → the ticket changed as the workflow says.
@@ -41,7 +41,7 @@ describe('ticket_updated', () => {
   it('evaluates changed_to against the field that changed', async () => {
     const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_updated', 'start > escalated >true urgent', [
       conditionNode('escalated', { field: 'status', operator: 'changed_to', value: 'escalated' }),
-      actionNode('urgent', { actionType: 'set_priority', priority: 'urgent' }),
+      raiseToUrgent('urgent'),
     ]);
     const ticketId = await openTicket(api);
     // A change of another field: the workflow runs, the condition does not hold.

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { expect } from 'vitest';
 import { useFixture } from './fixture.ts';
 
 /** Debian's chromium (.ci/run installs it); CHROMIUM_PATH names another build. */
@@ -133,4 +134,10 @@ export async function addFromPalette(page: Page, below: string, entry: string, a
   await page.click(node(below));
   await page.click(`[data-palette="${entry}"]`);
   await page.waitForSelector(node(added));
+}
+
+/** How a console test ends: the page met no problem (see problemsOf), and is closed. */
+export async function closeChecked(page: ConsolePage): Promise<void> {
+  expect(problemsOf(page)).toEqual([]);
+  await page.close();
 }
