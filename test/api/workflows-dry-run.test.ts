@@ -3,10 +3,10 @@
 // checks that nothing at all is written or started).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
-import { expectError, expectValidation, ISO_UTC, keysOf, outboxEvents } from '../helpers/expect.ts';
+import { expectError, expectOnly, expectValidation, ISO_UTC, outboxEvents } from '../helpers/expect.ts';
 import { UNKNOWN_ID } from '../helpers/workflows.ts';
 import { allMessages, createTicket, createWorkflow, expectStatus, getTicket, listExecutions, setStatus } from '../helpers/api.ts';
-import { actionNode, conditionNode, edge, type Json, raiseToUrgent, subjectIsUrgent, triggerNode } from '../helpers/graphs.ts';
+import { actionNode, chain, conditionNode, edge, type Json, raiseToUrgent, subjectIsUrgent, triggerNode } from '../helpers/graphs.ts';
 
 let app: TestApp;
 let api: Client;
@@ -59,8 +59,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
 
     const res = await dryRun(workflow.id, { ticketId: ticket.id });
     expectStatus(res, 200);
-    expect(keysOf(res.body)).toEqual(['dryRun']);
-    expect(keysOf(res.body.dryRun)).toEqual(['assumptions', 'at', 'changes', 'outbound', 'steps']);
+    expectOnly(res.body, 'dryRun', ['assumptions', 'at', 'changes', 'outbound', 'steps']);
     const { steps, changes, outbound, assumptions } = res.body.dryRun;
     // The request ends the run: nothing after it would look at the ticket again.
     expect(assumptions).toEqual([]);
@@ -288,7 +287,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
       const until = new Date(Date.now() + 3 * 86_400_000).toISOString();
       const workflow = await createWorkflow(api, {
         triggerType: 'manual',
-        workflowJson: graph([triggerNode('manual', 'go'), actionNode('later', { actionType: 'delay', until })], [edge('go', 'later')]),
+        workflowJson: chain(triggerNode('manual', 'go'), actionNode('later', { actionType: 'delay', until })),
       });
       const res = await dryRun(workflow.id, {});
       const seconds = res.body.dryRun.steps[1].waitSeconds;
@@ -299,7 +298,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
     it('a delay until a past date reports no wait', async () => {
       const workflow = await createWorkflow(api, {
         triggerType: 'manual',
-        workflowJson: graph([triggerNode('manual', 'go'), actionNode('later', { actionType: 'delay', until: '2020-01-01T00:00:00Z' })], [edge('go', 'later')]),
+        workflowJson: chain(triggerNode('manual', 'go'), actionNode('later', { actionType: 'delay', until: '2020-01-01T00:00:00Z' })),
       });
       expect((await dryRun(workflow.id, {})).body.dryRun.steps[1].waitSeconds).toBe(0);
     });
@@ -308,10 +307,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
   it('shows where a run would fail: a ticket action without a ticket, an assignee who is not a member', async () => {
     const workflow = await createWorkflow(api, {
       triggerType: 'manual',
-      workflowJson: graph(
-        [triggerNode('manual', 'go'), actionNode('assign', { actionType: 'assign_ticket', assignTo: '{{data.who}}' }), actionNode('after', { actionType: 'add_tag', tag: 'x' })],
-        [edge('go', 'assign'), edge('assign', 'after')],
-      ),
+      workflowJson: chain(triggerNode('manual', 'go'), actionNode('assign', { actionType: 'assign_ticket', assignTo: '{{data.who}}' }), actionNode('after', { actionType: 'add_tag', tag: 'x' })),
     });
     const noTicket = await dryRun(workflow.id, { data: { who: 'agent-1' } });
     expectStatus(noTicket, 200);
@@ -329,10 +325,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
   it('reports a field changed back and forth as unchanged', async () => {
     const workflow = await createWorkflow(api, {
       triggerType: 'manual',
-      workflowJson: graph(
-        [triggerNode('manual', 'go'), actionNode('hold', { actionType: 'set_status', status: 'pending' }), actionNode('back', { actionType: 'set_status', status: 'open' })],
-        [edge('go', 'hold'), edge('hold', 'back')],
-      ),
+      workflowJson: chain(triggerNode('manual', 'go'), actionNode('hold', { actionType: 'set_status', status: 'pending' }), actionNode('back', { actionType: 'set_status', status: 'open' })),
     });
     const ticket = await createTicket(api);
     expect((await dryRun(workflow.id, { ticketId: ticket.id })).body.dryRun.changes).toEqual({});

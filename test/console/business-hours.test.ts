@@ -5,11 +5,9 @@
 // a ticket on Friday at 16:50; a calendar the workspace no longer has is the server's objection
 // on that node; a calendar in use is not deleted, and the page says by whom; a waiting run shows
 // its deadline.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { addFromPalette, closeChecked, go, hashOf, node, openConsole, runStatuses, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
+import { addFromPalette, closeChecked, frameNode, go, hashOf, node, openConsole, runStatuses, screenshotForDocs, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
 import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 import { eventually } from '../helpers/poll.ts';
@@ -19,7 +17,6 @@ import { actionNode, conditionNode, triggerNode, waitThenTag, workflowOf } from 
 const app = useEngineApp();
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
-const screenshots = process.env.CONSOLE_SCREENSHOTS ? path.resolve('docs/images') : null;
 
 
 type InPage = {
@@ -121,10 +118,7 @@ describe('business hours in the console', () => {
     await page.click('[data-action=save-calendar]');
     await waitForText(page, '.banner.ok', 'Saved');
     expect((await api.get(`/api/calendars/${calendar.id}`)).body.calendar.hours.at(-1)).toEqual({ day: 'fri', from: '09:00', to: '12:00' });
-    if (screenshots) {
-      mkdirSync(screenshots, { recursive: true });
-      await page.screenshot({ path: path.join(screenshots, 'console-calendar.png'), fullPage: true });
-    }
+    await screenshotForDocs(page, 'console-calendar.png', { fullPage: true });
     await closeChecked(page);
   }, TEST_MS);
 
@@ -197,12 +191,7 @@ describe('business hours in the console', () => {
     expect(await page.$eval('[data-node-id="delay"] .until', (e) => e.getAttribute('data-until'))).toBe('2026-03-10T15:50:00.000Z');
     await waitForText(page, '[data-node-id="delay"] .until', '16:50');
     await waitForText(page, '[data-testid=dry-run-at]', '16:50');
-    if (screenshots) {
-      await page.click(node('delay'));
-      await page.click('.react-flow__controls-fitview');
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await page.screenshot({ path: path.join(screenshots, 'console-business-hours.png') });
-    }
+    await screenshotForDocs(page, 'console-business-hours.png', { prepare: () => frameNode(page, 'delay') });
 
     // Saturday morning: closed, so the condition is false and nothing waits.
     await dryRun('2026-03-07T10:00');

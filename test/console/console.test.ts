@@ -3,11 +3,9 @@
 // keyboard, saves and activates it, and watches its run; tries a workflow; sees the server's
 // objections on the node they are about; meets a colleague's save as a conflict; undoes a
 // deletion; and the page talks to Deskflow only and shows what users wrote as text.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { HTTPResponse } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { addFromPalette, closeChecked, type ConsolePage, drag, go, hashOf, node, openConsole, problemsOf, runStatuses, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForFocus, waitForText } from '../helpers/browser.ts';
+import { addFromPalette, closeChecked, type ConsolePage, drag, frameNode, go, hashOf, node, openConsole, problemsOf, runStatuses, screenshotForDocs, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForFocus, waitForText } from '../helpers/browser.ts';
 import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
 import { escalateUrgent, waitThenTag } from '../helpers/graphs.ts';
@@ -19,8 +17,6 @@ const app = useEngineApp({ console: { temporalUiUrl: TEMPORAL_UI, temporalNamesp
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
 
-/** Screenshots for the README: `CONSOLE_SCREENSHOTS=1 npx vitest run test/console`. */
-const screenshots = process.env.CONSOLE_SCREENSHOTS ? path.resolve('docs/images') : null;
 
 /** The README's "Escalate urgent tickets", as written there. */
 const URGENT = escalateUrgent();
@@ -110,14 +106,12 @@ describe('the console in Chromium', () => {
     await waitForText(page, '.banner.ok', 'Saved: version 2');
     await page.click('input[name=isActive]');
     await waitForText(page, '.banner.ok', 'Active');
-    if (screenshots) {
-      mkdirSync(screenshots, { recursive: true });
-      await page.click('.banner.ok button');
-      await page.click(node('condition'));
-      await page.click('.react-flow__controls-fitview');
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await page.screenshot({ path: path.join(screenshots, 'console-editor.png') });
-    }
+    await screenshotForDocs(page, 'console-editor.png', {
+      prepare: async () => {
+        await page.click('.banner.ok button');
+        await frameNode(page, 'condition');
+      },
+    });
 
     const saved = (await api.get(`/api/workflows/${workflowId}`)).body.workflow;
     expect(saved).toMatchObject({ name: URGENT.name, triggerType: 'ticket_created', isActive: true, version: 2 });
@@ -147,7 +141,7 @@ describe('the console in Chromium', () => {
     expect(await page.$eval('[data-testid=temporal-link]', (a) => a.getAttribute('href'))).toBe(
       `${TEMPORAL_UI}/namespaces/default/workflows/${encodeURIComponent(execution.runId)}`,
     );
-    if (screenshots) await page.screenshot({ path: path.join(screenshots, 'console-run.png') });
+    await screenshotForDocs(page, 'console-run.png');
 
     // The ticket's page lists the run, which opens on the graph.
     await go(page, `#/tickets/${ticketId}`);
@@ -230,17 +224,26 @@ describe('the console in Chromium', () => {
     await mine.waitForSelector(node('reply'));
     await theirs.waitForSelector(node('reply'));
 
+    /** The other tab types `text` into the input `name` (selected whole with `clicks` clicks) and saves. */
+    const theySave = async (name: string, text: string, clicks: number) => {
+      await theirs.bringToFront();
+      await theirs.click(`input[name=${name}]`, { count: clicks });
+      await theirs.keyboard.type(text);
+      await theirs.click('[data-action=save]');
+      await waitForText(theirs, '.banner.ok', 'Saved');
+    };
+    /** This tab adds " Mine." to the reply (not saved yet). */
+    const iChangeTheReply = async () => {
+      await mine.bringToFront();
+      await mine.click(node('reply'));
+      await mine.type('.node-form textarea[name="body"]', ' Mine.');
+    };
+
     // The other tab renames it and saves.
-    await theirs.bringToFront();
-    await theirs.click('input[name=workflowName]', { count: 3 });
-    await theirs.keyboard.type('Escalate urgent tickets (theirs)');
-    await theirs.click('[data-action=save]');
-    await waitForText(theirs, '.banner.ok', 'Saved');
+    await theySave('workflowName', 'Escalate urgent tickets (theirs)', 3);
 
     // This tab, which read it before, changes the reply and saves: a conflict, nothing overwritten.
-    await mine.bringToFront();
-    await mine.click(node('reply'));
-    await mine.type('.node-form textarea[name="body"]', ' Mine.');
+    await iChangeTheReply();
     const refused = mine.waitForResponse((r: HTTPResponse) => r.request().method() === 'PATCH');
     await mine.click('[data-action=save]');
     expect((await refused).status()).toBe(412);
@@ -254,14 +257,8 @@ describe('the console in Chromium', () => {
     expect(await mine.$('[data-testid=unsaved]')).toBeNull();
 
     // Once more, and this time overwrite theirs with mine.
-    await theirs.bringToFront();
-    await theirs.click('input[name=workflowDescription]');
-    await theirs.keyboard.type('Theirs again');
-    await theirs.click('[data-action=save]');
-    await waitForText(theirs, '.banner.ok', 'Saved');
-    await mine.bringToFront();
-    await mine.click(node('reply'));
-    await mine.type('.node-form textarea[name="body"]', ' Mine.');
+    await theySave('workflowDescription', 'Theirs again', 1);
+    await iChangeTheReply();
     await mine.click('[data-action=save]');
     await mine.waitForSelector('dialog [data-testid=conflict]');
     await mine.click('dialog [data-action=overwrite]');

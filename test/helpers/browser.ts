@@ -1,9 +1,9 @@
 // Debian's Chromium, driven by puppeteer-core, for the tests of the pages Deskflow serves
 // (/docs, /console). Every page's requests are recorded, so a test can prove it talked to
 // Deskflow only.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { expect } from 'vitest';
 import { useFixture } from './fixture.ts';
@@ -140,4 +140,24 @@ export async function addFromPalette(page: Page, below: string, entry: string, a
 export async function closeChecked(page: ConsolePage): Promise<void> {
   expect(problemsOf(page)).toEqual([]);
   await page.close();
+}
+
+/**
+ * A screenshot for the docs (docs/images/`name`), taken only when CONSOLE_SCREENSHOTS is set:
+ * `CONSOLE_SCREENSHOTS=1 npx vitest run test/console`. `prepare` (clicks that frame the
+ * picture) runs only then too.
+ */
+export async function screenshotForDocs(page: Page, name: string, opts: { fullPage?: boolean; prepare?: () => Promise<void> } = {}): Promise<void> {
+  if (!process.env.CONSOLE_SCREENSHOTS) return;
+  const dir = resolve('docs/images');
+  mkdirSync(dir, { recursive: true });
+  await opts.prepare?.();
+  await page.screenshot({ path: join(dir, name), ...(opts.fullPage ? { fullPage: true } : {}) });
+}
+
+/** Selects the node `id` and fits the canvas to the view, then lets it settle: a picture's framing. */
+export async function frameNode(page: Page, id: string): Promise<void> {
+  await page.click(node(id));
+  await page.click('.react-flow__controls-fitview');
+  await new Promise((done) => setTimeout(done, 400));
 }

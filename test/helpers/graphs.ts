@@ -38,6 +38,9 @@ export function paths(spec: string): EdgeJson[] {
   });
 }
 
+/** A graph of `nodes` that run one after the other, after `trigger`. */
+export const chain = (trigger: NodeJson, ...nodes: NodeJson[]) => ({ nodes: [trigger, ...nodes], edges: paths([trigger, ...nodes].map((n) => n.id).join(' > ')) });
+
 /** The graph a workflow gets when created without workflowJson (docs/contract.md §4). */
 export const defaultGraph = (triggerType: string) => ({
   nodes: [{ id: 'trigger', type: 'trigger', data: { triggerType } }],
