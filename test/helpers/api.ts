@@ -166,7 +166,7 @@ export const isFinished = (e: ExecutionView) => ['completed', 'failed', 'cancell
 export async function finishedExecutions(api: Caller, workflowId: string, count = 1, timeoutMs = 20_000) {
   return eventually(async () => {
     const res = await api.get(`/api/workflows/${workflowId}/executions`);
-    const done = (res.body.executions ?? []).filter((e: { status: string }) => ['completed', 'failed', 'cancelled'].includes(e.status));
+    const done = ((res.body.executions ?? []) as ExecutionView[]).filter(isFinished);
     return done.length >= count ? res.body.executions : undefined;
   }, timeoutMs, `${count} finished execution(s) of workflow ${workflowId}`);
 }
