@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { everyProcess } from '../test/helpers/proc.ts';
 
 /**
  * CPU time of processes from /proc, for the cost of one execution per process. A process's
@@ -21,15 +22,7 @@ function readStat(pid: number): Stat | null {
   }
 }
 
-function allStats(): Stat[] {
-  const stats: Stat[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(Number(entry));
-    if (stat) stats.push(stat);
-  }
-  return stats;
-}
+const allStats = (): Stat[] => everyProcess(readStat);
 
 /** CPU milliseconds used so far by the process `pid` and everything below it. */
 export function treeCpuMs(pid: number, stats = allStats()): number {

@@ -193,6 +193,27 @@ export class HttpClient {
    * Node's documentation advises: the server never saw that request.
    */
   async call(call: HttpCall): Promise<unknown> {
+    const { status, text } = await this.exchange(call);
+    if (status !== call.expect) throw new Error(`${call.method} ${call.path} answered ${status}: ${text.slice(0, 200)}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  /** The verbs of the tests' API steps (test/helpers/api.ts): the status and the body (JSON parsed when it is JSON). */
+  get = (path: string) => this.answer({ method: 'GET', path });
+  post = (path: string, body?: unknown) => this.answer({ method: 'POST', path, body });
+  patch = (path: string, body?: unknown) => this.answer({ method: 'PATCH', path, body });
+  delete = (path: string) => this.answer({ method: 'DELETE', path });
+
+  private async answer(call: Omit<HttpCall, 'expect'>): Promise<{ status: number; body: any }> {
+    const { status, text } = await this.exchange(call);
+    try {
+      return { status, body: text ? JSON.parse(text) : undefined };
+    } catch {
+      return { status, body: text };
+    }
+  }
+
+  private async exchange(call: Omit<HttpCall, 'expect'>): Promise<{ status: number; text: string }> {
     try {
       return await this.send(call);
     } catch (err) {
@@ -201,7 +222,7 @@ export class HttpClient {
     }
   }
 
-  private send(call: HttpCall): Promise<unknown> {
+  private send(call: Omit<HttpCall, 'expect'>): Promise<{ status: number; text: string }> {
     const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -220,18 +241,7 @@ export class HttpClient {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('error', reject);
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString();
-            if (res.statusCode !== call.expect) {
-              reject(new Error(`${call.method} ${call.path} answered ${res.statusCode}: ${text.slice(0, 200)}`));
-              return;
-            }
-            try {
-              resolve(text ? JSON.parse(text) : undefined);
-            } catch (err) {
-              reject(err);
-            }
-          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
         },
       );
       req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));

@@ -3,37 +3,13 @@ import type pg from 'pg';
 import { burst, HttpClient, openLoop, sleep, type LoadResult } from '../load.ts';
 import type { Profile } from '../profile.ts';
 import { newTicketBody } from '../scenarios.ts';
+import { activateWorkflow, openTicket } from '../../test/helpers/api.ts';
+import { printerTickets } from '../../test/helpers/graphs.ts';
 import { isFinished, outboxLag, ticketRuns, unfinishedExecutions, type TicketRun } from './observe.ts';
 
-/**
- * Deskflow's engine end to end: tickets go in through the API, and the database tells when
- * their automation finished. The graph is the 3-node one: condition (subject contains
- * "printer") → add_tag ∥ set_priority.
- */
-export const BENCH_GRAPH = {
-  nodes: [
-    { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-    { id: 'is-printer', type: 'condition', data: { field: 'ticket.subject', operator: 'contains', value: 'printer' } },
-    { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'hardware' } },
-    { id: 'raise', type: 'action', data: { actionType: 'set_priority', priority: 'high' } },
-  ],
-  edges: [
-    { source: 'created', target: 'is-printer' },
-    { source: 'is-printer', target: 'tag', label: 'true' },
-    { source: 'is-printer', target: 'raise', label: 'true' },
-  ],
-};
-
-async function activateBenchWorkflow(api: HttpClient): Promise<string> {
-  const created = (await api.call({
-    method: 'POST',
-    path: '/api/workflows',
-    body: { name: 'Bench: printer tickets', triggerType: 'ticket_created', workflowJson: BENCH_GRAPH },
-    expect: 201,
-  })) as { workflow: { id: string } };
-  await api.call({ method: 'PATCH', path: `/api/workflows/${created.workflow.id}`, body: { isActive: true }, expect: 200 });
-  return created.workflow.id;
-}
+// Deskflow's engine end to end: tickets go in through the API, and the database tells when
+// their automation finished. The graph is the 3-node one of test/helpers/graphs.ts: condition
+// (subject contains "printer") → add_tag ∥ set_priority.
 
 /**
  * Runs `measure` with the bench workflow active, then deletes the workflow, which cancels
@@ -41,7 +17,7 @@ async function activateBenchWorkflow(api: HttpClient): Promise<string> {
  * leaves no work behind for the next (beyond cancellations the worker may still be ending).
  */
 export async function withBenchWorkflow<T>(api: HttpClient, measure: () => Promise<T>): Promise<T> {
-  const workflowId = await activateBenchWorkflow(api);
+  const workflowId = await activateWorkflow(api, printerTickets());
   try {
     return await measure();
   } finally {
@@ -50,8 +26,7 @@ export async function withBenchWorkflow<T>(api: HttpClient, measure: () => Promi
 }
 
 export async function createTicket(api: HttpClient, i: number): Promise<string> {
-  const answer = (await api.call({ method: 'POST', path: '/api/v1/tickets', body: newTicketBody(i), expect: 201 })) as { data: { id: string } };
-  return answer.data.id;
+  return openTicket(api, newTicketBody(i));
 }
 
 export type LagSample = { atMs: number; lagMs: number; waiting: number };

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/workspaces/keys.ts';
-import { WorkspaceService } from '../../src/workspaces/service.ts';
-import { client, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectJson } from '../helpers/expect.ts';
+import { client, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { expectError, expectJson, expectRevokedKeyRefused, expectUnauthorized } from '../helpers/expect.ts';
+import { createTicket, newTicket } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { ws } = useWorkspace(app);
@@ -21,14 +21,7 @@ const endpoints = () => [
   ['POST', `/api/v1/tickets/${ticketId}/messages`, { body: 'hi', senderEmail: 'customer@example.com' }],
 ] as const;
 
-async function expectUnauthorizedEverywhere(headers: Record<string, string>) {
-  const api = client(app.baseUrl);
-  for (const [method, path, body] of endpoints()) {
-    const res = await api.call(method, path, body, headers);
-    expectError(res, 401, 'unauthorized');
-    expect(res.headers.get('www-authenticate'), `${method} ${path}`).toBe('Bearer');
-  }
-}
+const expectUnauthorizedEverywhere = (headers: Record<string, string>) => expectUnauthorized(app.baseUrl, endpoints(), headers);
 
 describe('authentication', () => {
   it('refuses a request without Authorization on every endpoint with 401 and WWW-Authenticate: Bearer', async () => {
@@ -56,14 +49,7 @@ describe('authentication', () => {
   });
 
   it('refuses a revoked key from then on, while another key of the workspace keeps working', async () => {
-    const workspaces = new WorkspaceService(app.orm.em.fork());
-    const doomed = await workspaces.createKey(ws.workspaceId, 'doomed');
-    const spare = await workspaces.createKey(ws.workspaceId, 'spare');
-    expect((await client(app.baseUrl, doomed.key).get('/api/v1/tickets')).status).toBe(200);
-    expect(await workspaces.revokeKey(doomed.id)).toBe(true);
-    await app.keysCaughtUp();
-    await expectUnauthorizedEverywhere({ authorization: `Bearer ${doomed.key}` });
-    expect((await client(app.baseUrl, spare.key).get(`/api/v1/tickets/${ticketId}`)).status).toBe(200);
+    await expectRevokedKeyRefused(app, ws, endpoints(), { before: '/api/v1/tickets', after: `/api/v1/tickets/${ticketId}` });
   });
 
   it('changes nothing on a refused write', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { client, createWorkspace, useTestApp, useWorkspace, type Client } from '../helpers/app.ts';
-import { expectError, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
-import { actionNode, conditionNode, createWorkflow, detailPaths, edge, expectStatus, patchWorkflow, triggerNode, UNKNOWN_ID } from '../helpers/workflows.ts';
+import { expectError, expectJson, expectOnly, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
+import { detailPaths, UNKNOWN_ID } from '../helpers/workflows.ts';
+import { actionNode, conditionNode, edge, triggerNode } from '../helpers/graphs.ts';
+import { createWorkflow, expectStatus, patchWorkflow } from '../helpers/api.ts';
 
 // docs/contract.md, "Calendars": /api/calendars, in the key's workspace; the workflow graph
 // naming them (docs/automations.md, "Business hours").
@@ -26,8 +28,7 @@ describe('POST /api/calendars', () => {
     const res = await api.post('/api/calendars', berlin());
     expectStatus(res, 201);
     expectJson(res);
-    expect(keysOf(res.body)).toEqual(['calendar']);
-    expect(keysOf(res.body.calendar)).toEqual(CALENDAR_FIELDS);
+    expectOnly(res.body, 'calendar', CALENDAR_FIELDS);
     expect(res.body.calendar).toMatchObject(berlin());
     expect(res.body.calendar.id).toMatch(UUID);
     expect(res.body.calendar.createdAt).toMatch(ISO_UTC);

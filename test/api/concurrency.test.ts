@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { allMessages, createTicket, getTicket, setStatus } from '../helpers/expect.ts';
+import { newWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { allMessages, createTicket, getTicket, setStatus } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app, [{ userId: 'agent-1' }, { userId: 'agent-2' }]);
@@ -85,8 +85,7 @@ describe('concurrent updates of one ticket', () => {
   });
 
   it('creates 20 tickets at once, each listed once', async () => {
-    const ws = await createWorkspace(app.orm);
-    const own = client(app.baseUrl, ws.key);
+    const { ws, api: own } = await newWorkspace(app);
     const created = await Promise.all(Array.from({ length: 20 }, (_, i) => own.post('/api/v1/tickets', { subject: `t${i}`, customerEmail: 'c@example.com', body: 'b' })));
     expect(created.map((r) => r.status)).toEqual(Array(20).fill(201));
     const list = await own.get('/api/v1/tickets?per_page=100');

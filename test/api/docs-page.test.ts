@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createWorkspace, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
+import { client, createWorkspace, startTestApp, type TestApp } from '../helpers/app.ts';
 import { fetchDocument } from '../helpers/openapi.ts';
+import { newTicket } from '../helpers/api.ts';
 
 /** Debian's chromium (`npm test` provisions it; `npm run provision` alone); CHROMIUM_PATH names another build. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectValidation, setStatus } from '../helpers/expect.ts';
-import { actionNode, conditionNode, createWorkflow, edge, expectStatus, triggerNode, UNKNOWN_ID, type Json } from '../helpers/workflows.ts';
+import { expectValidation } from '../helpers/expect.ts';
+import { UNKNOWN_ID } from '../helpers/workflows.ts';
+import { createTicket, createWorkflow, expectStatus, setStatus } from '../helpers/api.ts';
+import { actionNode, conditionNode, edge, type Json, triggerNode } from '../helpers/graphs.ts';
 
 // Dry runs at chosen instants (docs/automations.md, "Trying a workflow" and "Business hours"):
 // `at` is when the run would begin; conditions read it as `now`, waits count from it, and a

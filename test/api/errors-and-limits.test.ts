@@ -5,10 +5,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { ormConfig } from '../../src/db/orm.ts';
 import { createLogger } from '../../src/logger.ts';
-import { client, createWorkspace, newTicket, startTestApp, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { allMessages, createTicket, expectError, expectErrorShape, expectValidation, getTicket } from '../helpers/expect.ts';
+import { client, createWorkspace, startTestApp, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { expectError, expectErrorShape, expectValidation } from '../helpers/expect.ts';
 import { freePort } from '../helpers/ports.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
+import { allMessages, createTicket, getTicket, newTicket } from '../helpers/api.ts';
 
 const MiB = 1024 * 1024;
 const UNKNOWN_TICKET = '00000000-0000-4000-8000-000000000000';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, sendJson, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectErrorShape, keysOf, CREATED_TICKET_FIELDS, MESSAGE_FIELDS, TICKET_FIELDS } from '../helpers/expect.ts';
+import { expectErrorShape, keysOf, CREATED_TICKET_FIELDS, MESSAGE_FIELDS, TICKET_FIELDS } from '../helpers/expect.ts';
+import { createTicket } from '../helpers/api.ts';
 
 const NUM_RUNS = 100;
 

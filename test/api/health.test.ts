@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { client, createWorkspace, newTicket, startTestApp, useTestApp } from '../helpers/app.ts';
+import { client, createWorkspace, startTestApp, useTestApp } from '../helpers/app.ts';
+import { newTicket } from '../helpers/api.ts';
 
 const app = useTestApp();
 

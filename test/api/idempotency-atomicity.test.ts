@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkflowEngine } from '../../src/executions/engine.ts';
 import type { RunGraphInput } from '../../src/executions/run-input.ts';
-import { client, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, outboxEvents } from '../helpers/expect.ts';
-import { createWorkflow, runnable } from '../helpers/workflows.ts';
+import { client, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { expectError, outboxEvents } from '../helpers/expect.ts';
+import { createTicket, createWorkflow, newTicket } from '../helpers/api.ts';
+import { runnable } from '../helpers/graphs.ts';
 
 /** An engine that only records each start, and whether its execution was committed by then. */
 class RecordingEngine implements WorkflowEngine {

@@ -1,10 +1,11 @@
 // docs/contract.md §1, Idempotent writes: Idempotency-Key on POST /api/v1/tickets,
 // POST /api/v1/tickets/:id/messages and POST /api/workflows/:id/trigger, against the real database.
 import { describe, expect, it } from 'vitest';
-import { type ApiResponse, createWorkspace, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { allMessages, createTicket, expectError, expectValidation, outboxEvents } from '../helpers/expect.ts';
-import { createWorkflow, listExecutions, runnable } from '../helpers/workflows.ts';
+import { type ApiResponse, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { expectError, expectValidation, outboxEvents } from '../helpers/expect.ts';
 import { IdempotencyService } from '../../src/idempotency/service.ts';
+import { allMessages, createTicket, createWorkflow, listExecutions, newTicket } from '../helpers/api.ts';
+import { runnable } from '../helpers/graphs.ts';
 
 const app = useTestApp();
 const { ws, api } = useWorkspace(app);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, useWorkspace } from '../helpers/app.ts';
-import { allMessages, createTicket, expectError, getTicket } from '../helpers/expect.ts';
+import { expectError } from '../helpers/expect.ts';
+import { allMessages, createTicket, getTicket } from '../helpers/api.ts';
 
 /** Workspace A owns a ticket; workspace B (with the same member id) tries to reach it. */
 const app = useTestApp();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { client, newWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 
 // API keys are kept in memory (only their hashes) and dropped the moment their row changes:
 // the row's trigger notifies every API process (src/workspaces/key-cache.ts).
@@ -28,8 +28,7 @@ describe('API keys in memory', () => {
   });
 
   it('refuses a key revoked in another session as soon as the change is announced, though it was just used', async () => {
-    const other = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, other.key);
+    const { ws: other, api } = await newWorkspace(app);
     expect((await api.get('/api/v1/tickets')).status).toBe(200);
     await sql('update api_keys set revoked_at = now() where id = ?', [other.keyId]);
     await app.keysCaughtUp();

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../../src/workspaces/entity.ts';
 import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import {
-  allMessages,
-  createTicket,
-  expectError,
-  expectValidation,
-  getTicket,
-  ISO_UTC,
-  keysOf,
-  MESSAGE_FIELDS,
-  setStatus,
-  sleep,
-  UUID,
-} from '../helpers/expect.ts';
+import { expectError, expectValidation, ISO_UTC, keysOf, MESSAGE_FIELDS, sleep, UUID } from '../helpers/expect.ts';
+import { allMessages, createTicket, getTicket, setStatus } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app, [{ userId: 'agent-1' }]);

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ACTOR } from '../../src/actor.ts';
 import { createServices } from '../../src/services.ts';
 import { useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectValidation, keysOf, MESSAGE_FIELDS } from '../helpers/expect.ts';
+import { expectError, expectValidation, keysOf, MESSAGE_FIELDS } from '../helpers/expect.ts';
+import { createTicket } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { ws, api } = useWorkspace(app);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import { client, createWorkspace, newTicket, startTestApp, type TestApp } from '../helpers/app.ts';
+import { client, createWorkspace, newWorkspace, startTestApp, type TestApp } from '../helpers/app.ts';
+import { newTicket } from '../helpers/api.ts';
 
 /**
  * docs/observability.md: every request gets an id and one JSON log line, credentials never reach
@@ -22,8 +23,7 @@ const requestLines = () => lines.map((l) => JSON.parse(l)).filter((l) => l.msg =
 
 describe('each request', () => {
   it('gets an id, answered in X-Request-Id, and one log line with method, route, status, duration and that id', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const created = await api.post('/api/v1/tickets', newTicket());
     expect(created.status).toBe(201);
     const fetched = await api.get(`/api/v1/tickets/${created.body.data.id}`);
@@ -46,8 +46,7 @@ describe('each request', () => {
   });
 
   it("keeps the caller's X-Request-Id when it is sane, and logs failed requests with their status", async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const res = await api.get('/api/v1/tickets/00000000-0000-4000-8000-000000000000', { 'x-request-id': 'trace-7f3a:step/2' });
     expect(res.status).toBe(404);
     expect(res.headers.get('x-request-id')).toBe('trace-7f3a:step/2');
@@ -62,8 +61,7 @@ describe('each request', () => {
   });
 
   it('never writes the Authorization header, the API key or the metrics token to the log', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     await api.post('/api/v1/tickets', newTicket());
     await api.get('/api/v1/tickets');
     await client(app.baseUrl, 'dfk_wrong_key_value').get('/api/v1/tickets');
@@ -85,8 +83,7 @@ describe('GET /metrics', () => {
   }
 
   it('has the HTTP duration histogram by route template and status', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const created = await api.post('/api/v1/tickets', newTicket());
     await api.get(`/api/v1/tickets/${created.body.data.id}`);
     await api.get('/api/v1/tickets/00000000-0000-4000-8000-000000000000');
@@ -129,8 +126,7 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^deskflow_loop_guard_stops_total \d+$/m);
   });
   it('has the age of the oldest pending execution, from the database: a run that never starts shows from the outside', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const workflow = (await api.post('/api/workflows', { name: 'Never started', triggerType: 'manual' })).body.workflow;
     // A pending execution two days old: what a namespace that refuses every start leaves behind.
     const executionId = randomUUID();

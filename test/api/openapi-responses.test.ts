@@ -5,9 +5,11 @@
 // A new route joins the walk below; the last test names any operation it did not call.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/triggers/webhook-signature.ts';
-import { createWorkspace, newTicket, startTestApp, useTestApp } from '../helpers/app.ts';
+import { createWorkspace, startTestApp, useTestApp } from '../helpers/app.ts';
 import { checkedClient, fetchDocument, ResponseChecker, type OpenApi } from '../helpers/openapi.ts';
-import { actionNode, conditionNode, edge, expectStatus, runnable, triggerNode, UNKNOWN_ID, uniqueName } from '../helpers/workflows.ts';
+import { UNKNOWN_ID } from '../helpers/workflows.ts';
+import { expectStatus, newTicket, uniqueName } from '../helpers/api.ts';
+import { actionNode, conditionNode, edge, runnable, triggerNode } from '../helpers/graphs.ts';
 
 const app = useTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
 let doc: OpenApi;

@@ -7,9 +7,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operation, undocumented } from '../../src/http/operation.ts';
 import { openApiDocument } from '../../src/openapi/document.ts';
-import { client, createWorkspace, newTicket, useTestApp } from '../helpers/app.ts';
+import { client, newWorkspace, useTestApp } from '../helpers/app.ts';
 import { fetchDocument, type OpenApi } from '../helpers/openapi.ts';
 import { UNKNOWN_ID } from '../helpers/workflows.ts';
+import { newTicket } from '../helpers/api.ts';
 
 const app = useTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
 let doc: OpenApi;
@@ -135,8 +136,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('documents the request bodies the routes validate: required fields and no others', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const ids = {
       '/api/v1/tickets': (await api.post('/api/v1/tickets', newTicket())).body.data.id,
       '/api/workflows': (await api.post('/api/workflows', { name: 'Bodies' })).body.workflow.id,
@@ -172,8 +172,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('shows nothing of a workspace: the same document with a key, without its ids, key or secrets', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
     const withKey = (await api.get('/openapi.json')).body;
     expect(withKey).toEqual(doc);

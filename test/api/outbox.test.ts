@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxEvent } from '../../src/events/entity.ts';
-import { client, createWorkspace, newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { allMessages, createTicket, expectError, getTicket, outboxEvents, setStatus } from '../helpers/expect.ts';
+import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { expectError, outboxEvents } from '../helpers/expect.ts';
+import { allMessages, createTicket, getTicket, newTicket, setStatus } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { ws, api } = useWorkspace(app, [{ userId: 'agent-1' }]);

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import { ExecutionDispatcher } from '../../src/executions/dispatcher.ts';
 import { runTickBatch } from '../../src/triggers/ticks.ts';
-import { newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { expectStatus } from '../helpers/workflows.ts';
+import { useTestApp, useWorkspace } from '../helpers/app.ts';
+import { expectStatus, newTicket } from '../helpers/api.ts';
 
 // docs/automations.md, "Schedules": ticketFilter.idleForSeconds with calendarId counts the
 // calendar's open time since a ticket's last update.

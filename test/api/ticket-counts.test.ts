@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, newTicket, useTestApp } from '../helpers/app.ts';
+import { client, type Client, createWorkspace, newWorkspace, useTestApp } from '../helpers/app.ts';
+import { newTicket } from '../helpers/api.ts';
 
 // The list's `total` comes from counters that triggers keep with every write
 // (src/tickets/counts.ts): it must equal the real number of tickets whatever the writes did.
@@ -53,8 +54,7 @@ describe('ticket list totals', () => {
   });
 
   it('are kept per workspace', async () => {
-    const other = await createWorkspace(app.orm);
-    const theirs = client(app.baseUrl, other.key);
+    const { ws: other, api: theirs } = await newWorkspace(app);
     await theirs.post('/api/v1/tickets', newTicket());
     expect((await theirs.get('/api/v1/tickets')).body.pagination.total).toBe(1);
     expect((await api.get('/api/v1/tickets')).body.pagination.total).toBe((await countedTotals()).all);

@@ -2,8 +2,10 @@
 // of every workflow, newest first, in the shape and pages of a workflow's executions.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectValidation, keysOf } from '../helpers/expect.ts';
-import { createWorkflow, EXECUTION_FIELDS, expectStatus, runnable, triggerWorkflow, UNKNOWN_ID } from '../helpers/workflows.ts';
+import { expectError, expectValidation, keysOf } from '../helpers/expect.ts';
+import { EXECUTION_FIELDS, UNKNOWN_ID } from '../helpers/workflows.ts';
+import { createTicket, createWorkflow, expectStatus, triggerWorkflow } from '../helpers/api.ts';
+import { runnable } from '../helpers/graphs.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);

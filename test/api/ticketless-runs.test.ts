@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/triggers/webhook-signature.ts';
 import { useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectValidation } from '../helpers/expect.ts';
-import { actionNode, conditionNode, createWorkflow, listExecutions, paths, patchWorkflow, triggerNode } from '../helpers/workflows.ts';
+import { expectValidation } from '../helpers/expect.ts';
+import { createTicket, createWorkflow, listExecutions, patchWorkflow } from '../helpers/api.ts';
+import { actionNode, conditionNode, paths, triggerNode } from '../helpers/graphs.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);

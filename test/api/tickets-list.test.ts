@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectValidation, keysOf, setStatus, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
+import { expectError, expectValidation, keysOf, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
+import { createTicket, setStatus } from '../helpers/api.ts';
 
 /** One workspace with 25 tickets, created a little apart so "newest first" is unambiguous. */
 const app = useTestApp();

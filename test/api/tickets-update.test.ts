@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { client, type Client, createWorkspace, type TestWorkspace, useTestApp } from '../helpers/app.ts';
-import { createTicket, expectError, expectValidation, getTicket, keysOf, setStatus, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
+import { expectError, expectOnly, expectValidation, sleep, TICKET_FIELDS } from '../helpers/expect.ts';
+import { createTicket, getTicket, setStatus } from '../helpers/api.ts';
 
 const STATUSES = ['open', 'pending', 'escalated', 'solved', 'closed'];
 const PRIORITIES = ['low', 'medium', 'high', 'urgent'];
@@ -26,8 +27,7 @@ describe('PATCH /api/v1/tickets/:id', () => {
     const { id } = await createTicket(api);
     const res = await patch(id, { status: 'pending', priority: 'high', assignedTo: 'agent-1' });
     expect(res.status).toBe(200);
-    expect(keysOf(res.body)).toEqual(['data']);
-    expect(keysOf(res.body.data)).toEqual(TICKET_FIELDS);
+    expectOnly(res.body, 'data', TICKET_FIELDS);
     expect(res.body.data).toMatchObject({ id, status: 'pending', priority: 'high', assignedTo: 'agent-1' });
     expect(await getTicket(api, id)).toEqual(res.body.data);
   });

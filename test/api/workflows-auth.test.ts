@@ -1,10 +1,10 @@
 // Authentication on every endpoint of the workflows interface (docs/contract.md §1: 401 unauthorized
 // with WWW-Authenticate: Bearer for a missing, malformed, unknown or revoked key).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { expectError, expectJson } from '../helpers/expect.ts';
-import { createWorkflow, getWorkflow, listExecutions, listWorkflows, runnable, triggerWorkflow } from '../helpers/workflows.ts';
+import { expectError, expectRevokedKeyRefused, expectUnauthorized } from '../helpers/expect.ts';
+import { createWorkflow, getWorkflow, listExecutions, listWorkflows, triggerWorkflow } from '../helpers/api.ts';
+import { runnable } from '../helpers/graphs.ts';
 
 const app = useTestApp();
 const { ws } = useWorkspace(app);
@@ -30,15 +30,7 @@ const endpoints = () =>
     ['POST', `/api/workflows/${workflowId}/executions/${executionId}/cancel`, undefined],
   ] as const;
 
-async function expectUnauthorizedEverywhere(headers: Record<string, string>) {
-  const anonymous = client(app.baseUrl);
-  for (const [method, path, body] of endpoints()) {
-    const res = await anonymous.call(method, path, body, headers);
-    expectError(res, 401, 'unauthorized');
-    expectJson(res);
-    expect(res.headers.get('www-authenticate'), `${method} ${path}`).toBe('Bearer');
-  }
-}
+const expectUnauthorizedEverywhere = (headers: Record<string, string>) => expectUnauthorized(app.baseUrl, endpoints(), headers);
 
 /** What the workspace looks like through a good key: the workflow, the list and the executions. */
 async function snapshot() {
@@ -66,14 +58,7 @@ describe('authentication of the workflows interface', () => {
   });
 
   it('refuses a revoked key on every endpoint, while another key of the workspace keeps working', async () => {
-    const workspaces = new WorkspaceService(app.orm.em.fork());
-    const doomed = await workspaces.createKey(ws.workspaceId, 'doomed');
-    const spare = await workspaces.createKey(ws.workspaceId, 'spare');
-    expect((await client(app.baseUrl, doomed.key).get('/api/workflows')).status).toBe(200);
-    expect(await workspaces.revokeKey(doomed.id)).toBe(true);
-    await app.keysCaughtUp();
-    await expectUnauthorizedEverywhere({ authorization: `Bearer ${doomed.key}` });
-    expect((await client(app.baseUrl, spare.key).get(`/api/workflows/${workflowId}`)).status).toBe(200);
+    await expectRevokedKeyRefused(app, ws, endpoints(), { before: '/api/workflows', after: `/api/workflows/${workflowId}` });
   });
 
   it('changes nothing on a refused request: no workflow created, renamed, deleted, triggered or cancelled', async () => {

@@ -8,9 +8,10 @@ import { eventsInsert } from '../../src/events/outbox.ts';
 import { writeTogether } from '../../src/common/sql.ts';
 import { ticketContext } from '../../src/tickets/context.ts';
 import { readTicket } from '../../src/tickets/store.ts';
-import { client, createWorkspace, startTestApp, type Client, type TestApp, type TestWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectValidation, keysOf, setStatus } from '../helpers/expect.ts';
-import { actionNode, conditionNode, createWorkflow, edge, expectStatus, triggerNode, type Json } from '../helpers/workflows.ts';
+import { client, type Client, createWorkspace, newWorkspace, startTestApp, type TestApp, type TestWorkspace } from '../helpers/app.ts';
+import { expectError, expectOnly, expectValidation, keysOf } from '../helpers/expect.ts';
+import { createTicket, createWorkflow, expectStatus, setStatus } from '../helpers/api.ts';
+import { actionNode, conditionNode, edge, type Json, triggerNode } from '../helpers/graphs.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -73,8 +74,7 @@ describe('POST /api/workflows/:id/backtest', () => {
   it('replays the last 7 days by default: counts, the actions that would have run, and a sample of the matched events', async () => {
     const res = await backtest({});
     expectStatus(res, 200);
-    expect(keysOf(res.body)).toEqual(['backtest']);
-    expect(keysOf(res.body.backtest)).toEqual(['actionsWouldRun', 'assumptions', 'eventsExamined', 'matched', 'sample']);
+    expectOnly(res.body, 'backtest', ['actionsWouldRun', 'assumptions', 'eventsExamined', 'matched', 'sample']);
     const { eventsExamined, matched, actionsWouldRun, sample, assumptions } = res.body.backtest;
     // This graph has no wait: the only assumption is which ticket each event is replayed on.
     expect(assumptions).toEqual(['Each event is replayed on the ticket as the event recorded it, not as it is now.']);
@@ -134,8 +134,7 @@ describe('POST /api/workflows/:id/backtest', () => {
 
 describe('POST /api/workflows/:id/backtest over many events', () => {
   it('reads every event of the window once, across pages, even with equal timestamps', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const workflow = await createWorkflow(api, {
       triggerType: 'ticket_created',
       workflowJson: { nodes: [triggerNode('ticket_created', 'created'), actionNode('tag', { actionType: 'add_tag', tag: 'seen' })], edges: [edge('created', 'tag')] },
@@ -161,8 +160,7 @@ describe('POST /api/workflows/:id/backtest over many events', () => {
 
 describe('POST /api/workflows/:id/backtest of a scheduled workflow', () => {
   it('with a ticket filter, replays over the tickets the filter selects now', async () => {
-    const ws = await createWorkspace(app.orm);
-    const api = client(app.baseUrl, ws.key);
+    const { ws, api } = await newWorkspace(app);
     const workflow = await createWorkflow(api, {
       triggerType: 'scheduled',
       workflowJson: {

@@ -3,8 +3,10 @@
 // checks that nothing at all is written or started).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, startTestApp, type Client, type TestApp } from '../helpers/app.ts';
-import { allMessages, createTicket, expectError, expectValidation, getTicket, ISO_UTC, keysOf, outboxEvents, setStatus } from '../helpers/expect.ts';
-import { actionNode, conditionNode, createWorkflow, edge, expectStatus, listExecutions, triggerNode, UNKNOWN_ID, type Json } from '../helpers/workflows.ts';
+import { expectError, expectOnly, expectValidation, ISO_UTC, outboxEvents } from '../helpers/expect.ts';
+import { UNKNOWN_ID } from '../helpers/workflows.ts';
+import { allMessages, createTicket, createWorkflow, expectStatus, getTicket, listExecutions, setStatus } from '../helpers/api.ts';
+import { actionNode, chain, conditionNode, edge, type Json, raiseToUrgent, subjectIsUrgent, triggerNode } from '../helpers/graphs.ts';
 
 let app: TestApp;
 let api: Client;
@@ -23,8 +25,8 @@ const graph = (nodes: Json[], edges: Json[]) => ({ nodes, edges });
 const urgentGraph = graph(
   [
     triggerNode('ticket_created', 'created'),
-    conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
-    actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
+    subjectIsUrgent(),
+    raiseToUrgent(),
     actionNode('tag', { actionType: 'add_tag', tag: 'lang-{{ticket.language}}' }),
     actionNode('close', { actionType: 'set_status', status: 'closed' }),
     actionNode('reply', { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, we closed "{{ticket.subject}}".', bodyHtml: '<p>Hi {{ticket.customerName}}</p>' }),
@@ -57,8 +59,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
 
     const res = await dryRun(workflow.id, { ticketId: ticket.id });
     expectStatus(res, 200);
-    expect(keysOf(res.body)).toEqual(['dryRun']);
-    expect(keysOf(res.body.dryRun)).toEqual(['assumptions', 'at', 'changes', 'outbound', 'steps']);
+    expectOnly(res.body, 'dryRun', ['assumptions', 'at', 'changes', 'outbound', 'steps']);
     const { steps, changes, outbound, assumptions } = res.body.dryRun;
     // The request ends the run: nothing after it would look at the ticket again.
     expect(assumptions).toEqual([]);
@@ -286,7 +287,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
       const until = new Date(Date.now() + 3 * 86_400_000).toISOString();
       const workflow = await createWorkflow(api, {
         triggerType: 'manual',
-        workflowJson: graph([triggerNode('manual', 'go'), actionNode('later', { actionType: 'delay', until })], [edge('go', 'later')]),
+        workflowJson: chain(triggerNode('manual', 'go'), actionNode('later', { actionType: 'delay', until })),
       });
       const res = await dryRun(workflow.id, {});
       const seconds = res.body.dryRun.steps[1].waitSeconds;
@@ -297,7 +298,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
     it('a delay until a past date reports no wait', async () => {
       const workflow = await createWorkflow(api, {
         triggerType: 'manual',
-        workflowJson: graph([triggerNode('manual', 'go'), actionNode('later', { actionType: 'delay', until: '2020-01-01T00:00:00Z' })], [edge('go', 'later')]),
+        workflowJson: chain(triggerNode('manual', 'go'), actionNode('later', { actionType: 'delay', until: '2020-01-01T00:00:00Z' })),
       });
       expect((await dryRun(workflow.id, {})).body.dryRun.steps[1].waitSeconds).toBe(0);
     });
@@ -306,10 +307,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
   it('shows where a run would fail: a ticket action without a ticket, an assignee who is not a member', async () => {
     const workflow = await createWorkflow(api, {
       triggerType: 'manual',
-      workflowJson: graph(
-        [triggerNode('manual', 'go'), actionNode('assign', { actionType: 'assign_ticket', assignTo: '{{data.who}}' }), actionNode('after', { actionType: 'add_tag', tag: 'x' })],
-        [edge('go', 'assign'), edge('assign', 'after')],
-      ),
+      workflowJson: chain(triggerNode('manual', 'go'), actionNode('assign', { actionType: 'assign_ticket', assignTo: '{{data.who}}' }), actionNode('after', { actionType: 'add_tag', tag: 'x' })),
     });
     const noTicket = await dryRun(workflow.id, { data: { who: 'agent-1' } });
     expectStatus(noTicket, 200);
@@ -327,10 +325,7 @@ describe('POST /api/workflows/:id/dry-run', () => {
   it('reports a field changed back and forth as unchanged', async () => {
     const workflow = await createWorkflow(api, {
       triggerType: 'manual',
-      workflowJson: graph(
-        [triggerNode('manual', 'go'), actionNode('hold', { actionType: 'set_status', status: 'pending' }), actionNode('back', { actionType: 'set_status', status: 'open' })],
-        [edge('go', 'hold'), edge('hold', 'back')],
-      ),
+      workflowJson: chain(triggerNode('manual', 'go'), actionNode('hold', { actionType: 'set_status', status: 'pending' }), actionNode('back', { actionType: 'set_status', status: 'open' })),
     });
     const ticket = await createTicket(api);
     expect((await dryRun(workflow.id, { ticketId: ticket.id })).body.dryRun.changes).toEqual({});

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError, expectValidation } from '../helpers/expect.ts';
-import { createWorkflow, expectStatus, getWorkflow, simpleGraph } from '../helpers/workflows.ts';
+import { createWorkflow, expectStatus, getWorkflow } from '../helpers/api.ts';
+import { simpleGraph } from '../helpers/graphs.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);

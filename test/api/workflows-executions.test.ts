@@ -3,20 +3,10 @@
 // cancelled (one that reaches none is complete at once: it needs no engine).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectErrorShape, expectJson, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
-import {
-  createWorkflow,
-  EXECUTION_FIELDS,
-  expectStatus,
-  getWorkflow,
-  listExecutions,
-  listWorkflows,
-  patchWorkflow,
-  runnable,
-  simpleGraph,
-  triggerWorkflow,
-  UNKNOWN_ID,
-} from '../helpers/workflows.ts';
+import { expectError, expectErrorShape, expectJson, expectOnly, expectValidation, ISO_UTC, keysOf, UUID } from '../helpers/expect.ts';
+import { EXECUTION_FIELDS, UNKNOWN_ID } from '../helpers/workflows.ts';
+import { createTicket, createWorkflow, expectStatus, getWorkflow, listExecutions, listWorkflows, patchWorkflow, triggerWorkflow } from '../helpers/api.ts';
+import { runnable, simpleGraph } from '../helpers/graphs.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);
@@ -37,8 +27,7 @@ describe('POST /api/workflows/:id/trigger', () => {
     const res = await trigger(workflow.id, {});
     expectStatus(res, 202);
     expectJson(res);
-    expect(keysOf(res.body)).toEqual(['execution']);
-    expect(keysOf(res.body.execution)).toEqual(EXECUTION_FIELDS);
+    expectOnly(res.body, 'execution', EXECUTION_FIELDS);
     const execution = res.body.execution;
     expect(execution.id).toMatch(UUID);
     expect(execution).toMatchObject({
@@ -379,8 +368,7 @@ describe('POST /api/workflows/:id/executions/:executionId/cancel', () => {
     const execution = await triggerWorkflow(api, workflow.id, { ticketId });
     const res = await cancel(workflow.id, execution.id);
     expectStatus(res, 202);
-    expect(keysOf(res.body)).toEqual(['execution']);
-    expect(keysOf(res.body.execution)).toEqual(EXECUTION_FIELDS);
+    expectOnly(res.body, 'execution', EXECUTION_FIELDS);
     expect(res.body.execution).toMatchObject({
       id: execution.id,
       workflowId: workflow.id,

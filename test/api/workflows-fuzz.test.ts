@@ -4,23 +4,10 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, sendJson, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectErrorShape, keysOf } from '../helpers/expect.ts';
-import {
-  actionNode,
-  conditionNode,
-  CREATED_WORKFLOW_FIELDS,
-  createWorkflow,
-  edge,
-  EXECUTION_FIELDS,
-  expectStatus,
-  simpleGraph,
-  TRIGGER_TYPES,
-  triggerNode,
-  uniqueName,
-  WEBHOOK_WORKFLOW_FIELDS,
-  WORKFLOW_FIELDS,
-  WORKFLOW_LIST_ITEM_FIELDS,
-} from '../helpers/workflows.ts';
+import { expectErrorShape, keysOf } from '../helpers/expect.ts';
+import { CREATED_WORKFLOW_FIELDS, EXECUTION_FIELDS, TRIGGER_TYPES, WEBHOOK_WORKFLOW_FIELDS, WORKFLOW_FIELDS, WORKFLOW_LIST_ITEM_FIELDS } from '../helpers/workflows.ts';
+import { createTicket, createWorkflow, expectStatus, uniqueName } from '../helpers/api.ts';
+import { actionNode, conditionNode, edge, simpleGraph, triggerNode } from '../helpers/graphs.ts';
 
 const NUM_RUNS = 100;
 

@@ -4,18 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { type ApiResponse, client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
 import { expectError } from '../helpers/expect.ts';
-import {
-  actionNode,
-  conditionNode,
-  createWorkflow,
-  edge,
-  expectStatus,
-  getWorkflow,
-  graphWith,
-  triggerNode,
-  uniqueName,
-  type Json,
-} from '../helpers/workflows.ts';
+import { actionNode, conditionNode, edge, graphWith, type Json, paths, triggerNode } from '../helpers/graphs.ts';
+import { createWorkflow, expectStatus, getWorkflow, uniqueName } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);
@@ -350,26 +340,12 @@ const complexGraph = (): Json => ({
     { id: 'silent', type: 'action', data: { actionType: 'set_status', status: 'solved' } },
   ],
   edges: [
-    // fan-out from the trigger
-    { source: 'start', target: 'is-urgent-vip' },
-    { source: 'start', target: 'has-subject' },
-    // true branch fans out again, false branch goes elsewhere
-    { source: 'is-urgent-vip', target: 'assign', label: 'true' },
-    { source: 'is-urgent-vip', target: 'escalate', label: 'true' },
-    { source: 'is-urgent-vip', target: 'tag-vip', label: 'false' },
-    { source: 'has-subject', target: 'bump' },
+    // fan-out from the trigger; the true branch fans out again, the false branch goes elsewhere
+    ...paths('start > is-urgent-vip, start > has-subject, is-urgent-vip >true assign, is-urgent-vip >true escalate, is-urgent-vip >false tag-vip, has-subject > bump'),
     // join: three branches meet at reply
-    { source: 'assign', target: 'reply' },
-    { source: 'escalate', target: 'reply' },
+    ...paths('assign > reply, escalate > reply'),
     { source: 'bump', target: 'reply', id: 'bump-to-reply' },
-    { source: 'tag-vip', target: 'untag-new' },
-    { source: 'untag-new', target: 'resolution' },
-    { source: 'reply', target: 'notify' },
-    { source: 'notify', target: 'pause' },
-    { source: 'pause', target: 'until' },
-    { source: 'until', target: 'await-reply' },
-    { source: 'await-reply', target: 'replied', label: 'true' },
-    { source: 'await-reply', target: 'silent', label: 'false' },
+    ...paths('tag-vip > untag-new > resolution, reply > notify > pause > until > await-reply >true replied, await-reply >false silent'),
   ],
   viewport: { x: 10, y: 20, zoom: 1.5 },
 });

@@ -1,22 +1,10 @@
 // GET /api/workflows/:id and GET /api/workflows (docs/contract.md §1, §4, §8 for the webhook block).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { client, type Client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createTicket, expectError, expectJson, expectValidation, ISO_UTC, keysOf } from '../helpers/expect.ts';
-import {
-  createWorkflow,
-  runnable,
-  expectStatus,
-  getWorkflow,
-  listWorkflows,
-  patchWorkflow,
-  simpleGraph,
-  TRIGGER_TYPES,
-  triggerWorkflow,
-  UNKNOWN_ID,
-  WEBHOOK_WORKFLOW_FIELDS,
-  WORKFLOW_FIELDS,
-  WORKFLOW_LIST_ITEM_FIELDS,
-} from '../helpers/workflows.ts';
+import { type Client, newWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { expectError, expectJson, expectOnly, expectValidation, ISO_UTC, keysOf } from '../helpers/expect.ts';
+import { TRIGGER_TYPES, UNKNOWN_ID, WEBHOOK_WORKFLOW_FIELDS, WORKFLOW_FIELDS, WORKFLOW_LIST_ITEM_FIELDS } from '../helpers/workflows.ts';
+import { createTicket, createWorkflow, expectStatus, getWorkflow, listWorkflows, patchWorkflow, triggerWorkflow } from '../helpers/api.ts';
+import { runnable, simpleGraph } from '../helpers/graphs.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);
@@ -24,7 +12,7 @@ const { api: other } = useWorkspace(app);
 
 /** A workspace of its own, for tests that look at the whole list. */
 async function freshApi(): Promise<Client> {
-  return client(app.baseUrl, (await createWorkspace(app.orm)).key);
+  return (await newWorkspace(app)).api;
 }
 
 describe('GET /api/workflows/:id', () => {
@@ -34,8 +22,7 @@ describe('GET /api/workflows/:id', () => {
     const res = await api.get(`/api/workflows/${created.id}`);
     expectStatus(res, 200);
     expectJson(res);
-    expect(keysOf(res.body)).toEqual(['workflow']);
-    expect(keysOf(res.body.workflow)).toEqual(WORKFLOW_FIELDS);
+    expectOnly(res.body, 'workflow', WORKFLOW_FIELDS);
     expect(res.body.workflow).toEqual({
       id: created.id,
       name: 'Escalations',

@@ -1,26 +1,10 @@
 // PATCH /api/workflows/:id (docs/contract.md §1, §4) and DELETE /api/workflows/:id.
 import { describe, expect, it } from 'vitest';
 import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { expectError, expectJson, expectValidation, keysOf, sleep } from '../helpers/expect.ts';
-import {
-  actionNode,
-  createWorkflow,
-  defaultGraph,
-  edge,
-  expectStatus,
-  getWorkflow,
-  graphWith,
-  listExecutions,
-  listWorkflows,
-  patchWorkflow,
-  simpleGraph,
-  triggerNode,
-  triggerWorkflow,
-  uniqueName,
-  UNKNOWN_ID,
-  WEBHOOK_WORKFLOW_FIELDS,
-  WORKFLOW_FIELDS,
-} from '../helpers/workflows.ts';
+import { expectError, expectJson, expectOnly, expectValidation, keysOf, sleep } from '../helpers/expect.ts';
+import { UNKNOWN_ID, WEBHOOK_WORKFLOW_FIELDS, WORKFLOW_FIELDS } from '../helpers/workflows.ts';
+import { actionNode, defaultGraph, edge, graphWith, simpleGraph, triggerNode } from '../helpers/graphs.ts';
+import { createWorkflow, expectStatus, getWorkflow, listExecutions, listWorkflows, patchWorkflow, triggerWorkflow, uniqueName } from '../helpers/api.ts';
 
 const app = useTestApp();
 const { api } = useWorkspace(app);
@@ -34,8 +18,7 @@ describe('PATCH /api/workflows/:id: the response', () => {
     const res = await patch(created.id, { name: 'Renamed' });
     expectStatus(res, 200);
     expectJson(res);
-    expect(keysOf(res.body)).toEqual(['workflow']);
-    expect(keysOf(res.body.workflow)).toEqual(WORKFLOW_FIELDS);
+    expectOnly(res.body, 'workflow', WORKFLOW_FIELDS);
     expect(res.body.workflow).toEqual(await getWorkflow(api, created.id));
   });
 

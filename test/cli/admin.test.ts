@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { client, newTicket, useTestApp } from '../helpers/app.ts';
+import { client, useTestApp } from '../helpers/app.ts';
 import { Member, Workspace } from '../../src/workspaces/entity.ts';
 import { parseKey } from '../../src/workspaces/keys.ts';
 import { ensureDatabase } from '../../src/db/embedded-postgres.ts';
 import { migrationsList } from '../../src/db/migrations.ts';
 import { admin, jsonOutput, migrateCli, UUID, type CliResult } from './run-cli.ts';
+import { newTicket } from '../helpers/api.ts';
 
 /**
  * The admin CLI (docs/contract.md §7) as an operator runs it: a separate process on the run's test

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { eventually } from '../helpers/engine.ts';
+import { eventually } from '../helpers/poll.ts';
 import { freePort } from '../helpers/ports.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { admin, jsonOutput } from './run-cli.ts';

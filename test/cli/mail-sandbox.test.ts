@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from './run-cli.ts';
 
 /**
- * README "Connect a mailbox": `node scripts/mail-sandbox.ts` needs Dovecot and Mailpit. One that
+ * docs/mail.md "Connect a mailbox": `node scripts/mail-sandbox.ts` needs Dovecot and Mailpit. One that
  * is missing is named with the command that installs it, instead of "spawn mailpit ENOENT".
  */
 const sandbox = (env: Record<string, string>) =>

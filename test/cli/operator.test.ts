@@ -4,8 +4,8 @@ import { pgTimestamp } from '../../src/common/sql.ts';
 import { parseKey } from '../../src/workspaces/keys.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { client, useTestApp } from '../helpers/app.ts';
-import { eventually } from '../helpers/engine.ts';
 import { admin, jsonOutput, UUID, type CliResult } from './run-cli.ts';
+import { eventually } from '../helpers/poll.ts';
 
 /**
  * The operator's side of the admin CLI (docs/admin-cli.md): finding a workspace and its keys,

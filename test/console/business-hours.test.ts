@@ -5,23 +5,19 @@
 // a ticket on Friday at 16:50; a calendar the workspace no longer has is the server's objection
 // on that node; a calendar in use is not deleted, and the page says by whom; a waiting run shows
 // its deadline.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { go, hashOf, openConsole, texts, useChromium, valueOf, waitForText, UI_TIMEOUT_MS, type ConsolePage } from '../helpers/browser.ts';
-import { engineWorkspace, eventually, executionAtStep, openTicket, useEngineApp } from '../helpers/engine.ts';
+import { addFromPalette, closeChecked, frameNode, go, hashOf, node, openConsole, runStatuses, screenshotForDocs, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
+import { eventually } from '../helpers/poll.ts';
+import { activateWorkflow, createWorkflow, executionAtStep, manualRunOnNewTicket, openTicket } from '../helpers/api.ts';
+import { actionNode, conditionNode, triggerNode, waitThenTag, workflowOf } from '../helpers/graphs.ts';
 
 const app = useEngineApp();
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
-const screenshots = process.env.CONSOLE_SCREENSHOTS ? path.resolve('docs/images') : null;
 
-const node = (id: string) => `.react-flow__node[data-id="${id}"]`;
-const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
-const runStatuses = (page: ConsolePage) =>
-  page.$$eval('[data-node-id]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), e.getAttribute('data-run-status')])));
 
 type InPage = {
   document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): boolean } | null };
@@ -122,12 +118,8 @@ describe('business hours in the console', () => {
     await page.click('[data-action=save-calendar]');
     await waitForText(page, '.banner.ok', 'Saved');
     expect((await api.get(`/api/calendars/${calendar.id}`)).body.calendar.hours.at(-1)).toEqual({ day: 'fri', from: '09:00', to: '12:00' });
-    if (screenshots) {
-      mkdirSync(screenshots, { recursive: true });
-      await page.screenshot({ path: path.join(screenshots, 'console-calendar.png'), fullPage: true });
-    }
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await screenshotForDocs(page, 'console-calendar.png', { fullPage: true });
+    await closeChecked(page);
   }, TEST_MS);
 
   it('draws "in business hours → wait 16 open hours → tag", saves it, and dry-runs it on a Friday at 16:50', async () => {
@@ -140,9 +132,7 @@ describe('business hours in the console', () => {
     await page.waitForSelector(node('trigger'));
 
     // Is the desk open now? The field a business-hours condition takes, and the calendar by name.
-    await page.click(node('trigger'));
-    await page.click('[data-palette="condition:in_business_hours"]');
-    await page.waitForSelector(node('condition'));
+    await addFromPalette(page, 'trigger', 'condition:in_business_hours', 'condition');
     expect(await valueOf(page, '.node-form select[name="field"]')).toBe('now');
     expect(await texts(page, '.node-form select[name="field"] option')).toEqual(['now (when the condition is evaluated)', 'ticket.createdAt', 'ticket.updatedAt']);
     expect(await texts(page, '.node-form select[name="value"] option')).toEqual(['Choose a calendar…', 'Berlin office (Europe/Berlin)']);
@@ -150,9 +140,7 @@ describe('business hours in the console', () => {
     await waitForText(page, `${node('condition')} .wf-node-summary`, 'now in business hours · Berlin office');
 
     // Then wait 16 hours of the desk's open time: business time among the delay's choices.
-    await page.click(node('condition'));
-    await page.click('[data-palette="action:delay"]');
-    await page.waitForSelector(node('delay'));
+    await addFromPalette(page, 'condition', 'action:delay', 'delay');
     expect(await texts(page, '.node-form fieldset.choice label')).toEqual(['seconds', 'until', 'business time']);
     await page.click('.node-form input[name=choice][value="businessSeconds+calendarId"]');
     await retype(page, '.node-form input[name="businessSeconds"]', '57600');
@@ -161,9 +149,7 @@ describe('business hours in the console', () => {
     expect(await page.$('.node-form input[name="seconds"]')).toBeNull();
 
     // Then tag the ticket.
-    await page.click(node('delay'));
-    await page.click('[data-palette="action:add_tag"]');
-    await page.waitForSelector(node('add-tag'));
+    await addFromPalette(page, 'delay', 'action:add_tag', 'add-tag');
     await page.type('.node-form input[name="tag"]', 'followed-up');
 
     const saving = page.waitForResponse((r: HTTPResponse) => r.request().method() === 'PATCH');
@@ -205,12 +191,7 @@ describe('business hours in the console', () => {
     expect(await page.$eval('[data-node-id="delay"] .until', (e) => e.getAttribute('data-until'))).toBe('2026-03-10T15:50:00.000Z');
     await waitForText(page, '[data-node-id="delay"] .until', '16:50');
     await waitForText(page, '[data-testid=dry-run-at]', '16:50');
-    if (screenshots) {
-      await page.click(node('delay'));
-      await page.click('.react-flow__controls-fitview');
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await page.screenshot({ path: path.join(screenshots, 'console-business-hours.png') });
-    }
+    await screenshotForDocs(page, 'console-business-hours.png', { prepare: () => frameNode(page, 'delay') });
 
     // Saturday morning: closed, so the condition is false and nothing waits.
     await dryRun('2026-03-07T10:00');
@@ -219,8 +200,7 @@ describe('business hours in the console', () => {
     expect(await page.$('[data-node-id="delay"] .until')).toBeNull();
 
     expect((await api.get(`/api/workflows/${workflowId}/executions`)).body.executions).toEqual([]);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('counts a schedule\'s idle tickets and a condition\'s age in open hours, each with its calendar picked', async () => {
@@ -243,18 +223,14 @@ describe('business hours in the console', () => {
     await waitForText(page, '.node-form [data-hint="ticketFilter.idleForSeconds"]', '16 h of open time');
 
     // And only those last updated more than 16 open hours ago: an age, in the same calendar.
-    await page.click(node('trigger'));
-    await page.click('[data-palette="condition:older_than"]');
-    await page.waitForSelector(node('condition'));
+    await addFromPalette(page, 'trigger', 'condition:older_than', 'condition');
     expect(await texts(page, '.node-form select[name="field"] option')).toEqual(['ticket.createdAt', 'ticket.updatedAt', 'a path in data…']);
     await page.select('.node-form select[name="field"]', 'ticket.updatedAt');
     await retype(page, '.node-form input[name="value.seconds"]', '57600');
     await page.select('.node-form select[name="value.calendarId"]', calendarId);
     await waitForText(page, '.node-form [data-hint="value.seconds"]', '16 h of open time');
     await waitForText(page, `${node('condition')} .wf-node-summary`, 'ticket.updatedAt older than 16 h of open time · Berlin office');
-    await page.click(node('condition'));
-    await page.click('[data-palette="action:add_tag"]');
-    await page.waitForSelector(node('add-tag'));
+    await addFromPalette(page, 'condition', 'action:add_tag', 'add-tag');
     await page.type('.node-form input[name="tag"]', 'nudge');
 
     await page.click('[data-action=save]');
@@ -263,29 +239,21 @@ describe('business hours in the console', () => {
     const data = Object.fromEntries(saved.nodes.map((n: { id: string; data: unknown }) => [n.id, n.data]));
     expect(data.trigger).toEqual({ triggerType: 'scheduled', intervalSeconds: 3600, ticketFilter: { status: ['pending'], idleForSeconds: 57600, calendarId } });
     expect(data.condition).toEqual({ field: 'ticket.updatedAt', operator: 'older_than', value: { seconds: 57600, calendarId } });
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('shows the server\'s objection to a calendar the workspace no longer has on that node, and how to make one', async () => {
     const { ws, api } = await engineWorkspace(app);
     const gone = await createCalendar(api, 'Old hours');
-    const created = await api.post('/api/workflows', {
-      name: 'Closed-desk tag',
-      triggerType: 'ticket_created',
-      workflowJson: {
-        nodes: [
-          { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-          { id: 'closed', type: 'condition', data: { field: 'ticket.createdAt', operator: 'outside_business_hours', value: gone } },
-          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'after-hours' } },
-        ],
-        edges: [
-          { source: 'created', target: 'closed' },
-          { source: 'closed', target: 'tag', label: 'true' },
-        ],
-      },
-    });
-    const workflowId = created.body.workflow.id;
+    const { id: workflowId } = await createWorkflow(
+      api,
+      workflowOf(
+        'Closed-desk tag',
+        triggerNode('ticket_created', 'created'),
+        [conditionNode('closed', { field: 'ticket.createdAt', operator: 'outside_business_hours', value: gone }), actionNode('tag', { actionType: 'add_tag', tag: 'after-hours' })],
+        'created > closed >true tag',
+      ),
+    );
     // An inactive workflow does not hold its calendar: it can be deleted.
     expect((await api.delete(`/api/calendars/${gone}`)).status).toBe(204);
 
@@ -319,26 +287,17 @@ describe('business hours in the console', () => {
     await page.click('[data-action=save]');
     await waitForText(page, '.banner.ok', 'Saved: version 2');
     expect((await api.get(`/api/workflows/${workflowId}`)).body.workflow.workflowJson.nodes[1].data.value).toBe(current);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('refuses to delete a calendar active workflows use, naming them, and deletes one nobody uses', async () => {
     const { ws, api } = await engineWorkspace(app);
     const used = await createCalendar(api, 'Support desk');
     const spare = await createCalendar(api, 'Spare hours');
-    const created = await api.post('/api/workflows', {
-      name: 'Remind after open hours',
-      triggerType: 'ticket_created',
-      workflowJson: {
-        nodes: [
-          { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-          { id: 'wait', type: 'action', data: { actionType: 'wait_for_reply', timeoutSeconds: 57600, calendarId: used } },
-        ],
-        edges: [{ source: 'created', target: 'wait' }],
-      },
-    });
-    expect((await api.patch(`/api/workflows/${created.body.workflow.id}`, { isActive: true })).status).toBe(200);
+    await activateWorkflow(
+      api,
+      workflowOf('Remind after open hours', triggerNode('ticket_created', 'created'), [actionNode('wait', { actionType: 'wait_for_reply', timeoutSeconds: 57600, calendarId: used })], 'created > wait'),
+    );
 
     const page = await openConsole(chromium.browser, app.baseUrl, ws.key, '#/calendars');
     await page.waitForSelector(`tr[data-calendar-id="${used}"] button.danger`);
@@ -355,33 +314,14 @@ describe('business hours in the console', () => {
     await page.waitForSelector(`tr[data-calendar-id="${spare}"]`, { hidden: true });
     expect((await api.get(`/api/calendars/${spare}`)).status).toBe(404);
     expect(await page.$(`tr[data-calendar-id="${used}"]`)).not.toBeNull();
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('shows a waiting run\'s deadline on its node and in its steps', async () => {
     const { ws, api } = await engineWorkspace(app);
     const always = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => ({ day, from: '00:00', to: '24:00' }));
     const calendarId = await createCalendar(api, 'Always open', always, 'UTC');
-    const created = await api.post('/api/workflows', {
-      name: 'Wait an open hour, then tag',
-      triggerType: 'manual',
-      workflowJson: {
-        nodes: [
-          { id: 'start', type: 'trigger', data: { triggerType: 'manual' } },
-          { id: 'wait', type: 'action', data: { actionType: 'delay', businessSeconds: 3600, calendarId } },
-          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'later' } },
-        ],
-        edges: [
-          { source: 'start', target: 'wait' },
-          { source: 'wait', target: 'tag' },
-        ],
-      },
-    });
-    const workflowId = created.body.workflow.id;
-    const ticketId = await openTicket(api);
-    const started = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId });
-    const executionId = started.body.execution.id;
+    const { workflowId, executionId } = await manualRunOnNewTicket(api, waitThenTag('Wait an open hour, then tag', { businessSeconds: 3600, calendarId }));
     const waiting = await executionAtStep(api, workflowId, 'wait', 'waiting');
     const until = (waiting.steps.find((s) => s.nodeId === 'wait') as { until?: string }).until!;
     expect(Date.parse(until) - Date.parse(waiting.startedAt)).toBeGreaterThanOrEqual(3_600_000);
@@ -398,7 +338,6 @@ describe('business hours in the console', () => {
     await eventually(async () => ((await api.get(`/api/workflows/${workflowId}/executions/${executionId}`)).body.execution.status === 'cancelled' ? true : undefined));
     await go(page, '#/calendars');
     await page.waitForSelector(`tr[data-calendar-id="${calendarId}"]`);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 });

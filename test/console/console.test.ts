@@ -3,48 +3,35 @@
 // keyboard, saves and activates it, and watches its run; tries a workflow; sees the server's
 // objections on the node they are about; meets a colleague's save as a conflict; undoes a
 // deletion; and the page talks to Deskflow only and shows what users wrote as text.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { HTTPResponse } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { drag, go, hashOf, openConsole, texts, useChromium, valueOf, waitForFocus, waitForText, UI_TIMEOUT_MS, type ConsolePage } from '../helpers/browser.ts';
-import { engineWorkspace, eventually, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
+import { addFromPalette, closeChecked, type ConsolePage, drag, frameNode, go, hashOf, node, openConsole, problemsOf, runStatuses, screenshotForDocs, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForFocus, waitForText } from '../helpers/browser.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
+import { escalateUrgent, waitThenTag } from '../helpers/graphs.ts';
+import { eventually } from '../helpers/poll.ts';
+import { createWorkflow, finishedExecutions, manualRunOnNewTicket, openTicket } from '../helpers/api.ts';
 
 const TEMPORAL_UI = 'http://temporal-ui.example.test:8080';
 const app = useEngineApp({ console: { temporalUiUrl: TEMPORAL_UI, temporalNamespace: 'default' } });
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
 
-/** Screenshots for docs/console.md and the README: `CONSOLE_SCREENSHOTS=1 npx vitest run test/console`. */
-const screenshots = process.env.CONSOLE_SCREENSHOTS ? path.resolve('docs/images') : null;
 
 /** The tutorial's "Escalate urgent tickets" (docs/automations-tutorial.md), as written there. */
-const URGENT = {
-  name: 'Escalate urgent tickets',
-  triggerType: 'ticket_created',
-  workflowJson: {
-    nodes: [
-      { id: 'created', type: 'trigger', data: { triggerType: 'ticket_created' } },
-      { id: 'is-urgent', type: 'condition', data: { field: 'ticket.subject', operator: 'contains', value: 'urgent' } },
-      { id: 'raise', type: 'action', data: { actionType: 'set_priority', priority: 'urgent' } },
-      { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'escalated' } },
-      { id: 'reply', type: 'action', data: { actionType: 'send_reply', body: 'Hi {{ticket.customerName}}, we are on it.' } },
-    ],
-    edges: [
-      { source: 'created', target: 'is-urgent' },
-      { source: 'is-urgent', target: 'raise', label: 'true' },
-      { source: 'is-urgent', target: 'tag', label: 'true' },
-      { source: 'raise', target: 'reply' },
-      { source: 'tag', target: 'reply' },
-    ],
-  },
-};
+const URGENT = escalateUrgent();
 
 async function createUrgent(api: Client, name = URGENT.name): Promise<string> {
-  const res = await api.post('/api/workflows', { ...URGENT, name });
-  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  return res.body.workflow.id;
+  return (await createWorkflow(api, { ...URGENT, name })).id;
+}
+
+/** A fresh workspace with the tutorial's workflow, open in the editor (its nodes drawn). */
+async function urgentInEditor() {
+  const { ws, api } = await engineWorkspace(app);
+  const workflowId = await createUrgent(api);
+  const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
+  await page.waitForSelector(node('tag'));
+  return { api, workflowId, page };
 }
 
 /**
@@ -60,12 +47,7 @@ function shape(graph: { nodes: Array<{ id: string; type: string; data: Record<st
   };
 }
 
-const node = (id: string) => `.react-flow__node[data-id="${id}"]`;
-const runStatuses = (page: ConsolePage) =>
-  page.$$eval('[data-node-id]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), e.getAttribute('data-run-status')])));
 
-/** What went wrong in the page: script errors and CSP refusals (a refused request's own 4xx log line is expected). */
-const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
 
 /**
  * Waits until the canvas draws exactly `count` edges (of a class, such as those a run followed):
@@ -95,25 +77,17 @@ describe('the console in Chromium', () => {
     const workflowId = decodeURIComponent((await hashOf(page)).split('/')[2]);
 
     // The condition, added below the selected trigger, its value typed.
-    await page.click(node('trigger'));
-    await page.click('[data-palette="condition:contains"]');
-    await page.waitForSelector(node('condition'));
+    await addFromPalette(page, 'trigger', 'condition:contains', 'condition');
     await page.type('.node-form input[name="value"]', 'urgent');
 
     // Two actions on its true branch.
-    await page.click(node('condition'));
-    await page.click('[data-palette="action:set_priority"]');
-    await page.waitForSelector(node('set-priority'));
+    await addFromPalette(page, 'condition', 'action:set_priority', 'set-priority');
     await page.select('.node-form select[name="priority"]', 'urgent');
-    await page.click(node('condition'));
-    await page.click('[data-palette="action:add_tag"]');
-    await page.waitForSelector(node('add-tag'));
+    await addFromPalette(page, 'condition', 'action:add_tag', 'add-tag');
     await page.type('.node-form input[name="tag"]', 'escalated');
 
     // The reply after the first, its greeting from the placeholder list.
-    await page.click(node('set-priority'));
-    await page.click('[data-palette="action:send_reply"]');
-    await page.waitForSelector(node('send-reply'));
+    await addFromPalette(page, 'set-priority', 'action:send_reply', 'send-reply');
     await page.type('.node-form textarea[name="body"]', 'Hi ');
     await page.select('.node-form select[aria-label="Insert a placeholder into body"]', 'ticket.customerName');
     await waitForFocus(page, 'body');
@@ -132,14 +106,12 @@ describe('the console in Chromium', () => {
     await waitForText(page, '.banner.ok', 'Saved: version 2');
     await page.click('input[name=isActive]');
     await waitForText(page, '.banner.ok', 'Active');
-    if (screenshots) {
-      mkdirSync(screenshots, { recursive: true });
-      await page.click('.banner.ok button');
-      await page.click(node('condition'));
-      await page.click('.react-flow__controls-fitview');
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await page.screenshot({ path: path.join(screenshots, 'console-editor.png') });
-    }
+    await screenshotForDocs(page, 'console-editor.png', {
+      prepare: async () => {
+        await page.click('.banner.ok button');
+        await frameNode(page, 'condition');
+      },
+    });
 
     const saved = (await api.get(`/api/workflows/${workflowId}`)).body.workflow;
     expect(saved).toMatchObject({ name: URGENT.name, triggerType: 'ticket_created', isActive: true, version: 2 });
@@ -169,14 +141,13 @@ describe('the console in Chromium', () => {
     expect(await page.$eval('[data-testid=temporal-link]', (a) => a.getAttribute('href'))).toBe(
       `${TEMPORAL_UI}/namespaces/default/workflows/${encodeURIComponent(execution.runId)}`,
     );
-    if (screenshots) await page.screenshot({ path: path.join(screenshots, 'console-run.png') });
+    await screenshotForDocs(page, 'console-run.png');
 
     // The ticket's page lists the run, which opens on the graph.
     await go(page, `#/tickets/${ticketId}`);
     await page.waitForSelector(`tr[data-execution-id="${execution.id}"]`);
     await waitForText(page, '.messages', 'Hi Dana, we are on it.');
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('lights the path of a dry run on the canvas, with each condition\'s result', async () => {
@@ -218,15 +189,11 @@ describe('the console in Chromium', () => {
 
     // Nothing ran for real.
     expect((await api.get(`/api/workflows/${workflowId}/executions`)).body.executions).toEqual([]);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('shows the server\'s message on the node and the field a refused save names', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await createUrgent(api);
-    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
-    await page.waitForSelector(node('tag'));
+    const { api, workflowId, page } = await urgentInEditor();
     await page.click(node('tag'));
     const input = await page.waitForSelector('.node-form input[name="tag"]');
     await input!.click({ count: 3 });
@@ -257,17 +224,26 @@ describe('the console in Chromium', () => {
     await mine.waitForSelector(node('reply'));
     await theirs.waitForSelector(node('reply'));
 
+    /** The other tab types `text` into the input `name` (selected whole with `clicks` clicks) and saves. */
+    const theySave = async (name: string, text: string, clicks: number) => {
+      await theirs.bringToFront();
+      await theirs.click(`input[name=${name}]`, { count: clicks });
+      await theirs.keyboard.type(text);
+      await theirs.click('[data-action=save]');
+      await waitForText(theirs, '.banner.ok', 'Saved');
+    };
+    /** This tab adds " Mine." to the reply (not saved yet). */
+    const iChangeTheReply = async () => {
+      await mine.bringToFront();
+      await mine.click(node('reply'));
+      await mine.type('.node-form textarea[name="body"]', ' Mine.');
+    };
+
     // The other tab renames it and saves.
-    await theirs.bringToFront();
-    await theirs.click('input[name=workflowName]', { count: 3 });
-    await theirs.keyboard.type('Escalate urgent tickets (theirs)');
-    await theirs.click('[data-action=save]');
-    await waitForText(theirs, '.banner.ok', 'Saved');
+    await theySave('workflowName', 'Escalate urgent tickets (theirs)', 3);
 
     // This tab, which read it before, changes the reply and saves: a conflict, nothing overwritten.
-    await mine.bringToFront();
-    await mine.click(node('reply'));
-    await mine.type('.node-form textarea[name="body"]', ' Mine.');
+    await iChangeTheReply();
     const refused = mine.waitForResponse((r: HTTPResponse) => r.request().method() === 'PATCH');
     await mine.click('[data-action=save]');
     expect((await refused).status()).toBe(412);
@@ -281,14 +257,8 @@ describe('the console in Chromium', () => {
     expect(await mine.$('[data-testid=unsaved]')).toBeNull();
 
     // Once more, and this time overwrite theirs with mine.
-    await theirs.bringToFront();
-    await theirs.click('input[name=workflowDescription]');
-    await theirs.keyboard.type('Theirs again');
-    await theirs.click('[data-action=save]');
-    await waitForText(theirs, '.banner.ok', 'Saved');
-    await mine.bringToFront();
-    await mine.click(node('reply'));
-    await mine.type('.node-form textarea[name="body"]', ' Mine.');
+    await theySave('workflowDescription', 'Theirs again', 1);
+    await iChangeTheReply();
     await mine.click('[data-action=save]');
     await mine.waitForSelector('dialog [data-testid=conflict]');
     await mine.click('dialog [data-action=overwrite]');
@@ -302,10 +272,7 @@ describe('the console in Chromium', () => {
   }, TEST_MS);
 
   it('restores a deleted node, with its edges, on undo', async () => {
-    const { ws, api } = await engineWorkspace(app);
-    const workflowId = await createUrgent(api);
-    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
-    await page.waitForSelector(node('tag'));
+    const { api, workflowId, page } = await urgentInEditor();
     await page.click(node('tag'));
     await page.keyboard.press('Delete');
     await page.waitForSelector(node('tag'), { hidden: true });
@@ -346,25 +313,7 @@ describe('the console in Chromium', () => {
 
   it('follows a run live while it waits, cancels it, and filters the runs by status', async () => {
     const { ws, api } = await engineWorkspace(app);
-    const created = await api.post('/api/workflows', {
-      name: 'Wait, then tag',
-      triggerType: 'manual',
-      workflowJson: {
-        nodes: [
-          { id: 'start', type: 'trigger', data: { triggerType: 'manual' } },
-          { id: 'wait', type: 'action', data: { actionType: 'delay', seconds: 600 } },
-          { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'later' } },
-        ],
-        edges: [
-          { source: 'start', target: 'wait' },
-          { source: 'wait', target: 'tag' },
-        ],
-      },
-    });
-    const workflowId = created.body.workflow.id;
-    const ticketId = await openTicket(api);
-    const started = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId });
-    const executionId = started.body.execution.id;
+    const { workflowId, executionId } = await manualRunOnNewTicket(api, waitThenTag('Wait, then tag', { seconds: 600 }));
     const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}/runs/${executionId}`);
 
     // Followed live: the delay comes to wait, the node after it is not reached yet.
@@ -384,8 +333,7 @@ describe('the console in Chromium', () => {
     await page.waitForSelector(`tr[data-execution-id="${executionId}"]`, { hidden: true });
     await page.select('select[name=status]', 'cancelled');
     await page.waitForSelector(`tr[data-execution-id="${executionId}"]`);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 
   it('works with nothing but Deskflow to talk to, and shows a name with <script> as text', async () => {
@@ -423,7 +371,6 @@ describe('the console in Chromium', () => {
 
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(page.requested.filter((u) => !u.startsWith(`${app.baseUrl}/`) && !u.startsWith('data:'))).toEqual([]);
-    expect(problemsOf(page)).toEqual([]);
-    await page.close();
+    await closeChecked(page);
   }, TEST_MS);
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createActivities, type ActionInput } from '../../temporal/activities/index.ts';
 import { createLogger } from '../../src/logger.ts';
 import { sql } from '../../src/common/sql.ts';
-import { newTicket, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { createWorkflow, expectStatus, patchWorkflow, triggerWorkflow } from '../helpers/workflows.ts';
+import { useTestApp, useWorkspace } from '../helpers/app.ts';
+import { createWorkflow, expectStatus, newTicket, patchWorkflow, triggerWorkflow } from '../helpers/api.ts';
 
 /**
  * runActions, the local activity that takes the ticket actions a run reached at once, on the

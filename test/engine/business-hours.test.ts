@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import type { Client } from '../helpers/app.ts';
-import { activeWorkflow, engineWorkspace, eventually, executionAtStep, finishedExecutions, listExecutions, openTicket, readTicket, stepOf, stepStates, useEngineApp } from '../helpers/engine.ts';
-import { actionNode, conditionNode } from '../helpers/workflows.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, executionAtStep, finishedExecutions, getTicket, listExecutions, openTicket, stepOf, stepStates } from '../helpers/api.ts';
+import { eventually } from '../helpers/poll.ts';
+import { actionNode, conditionNode } from '../helpers/graphs.ts';
 
 // Runs that count open time (docs/automations.md, "Business hours"), on a real Temporal dev
 // server: business-time delays and wait_for_reply, and conditions that name a calendar, before
@@ -56,7 +58,7 @@ describe('delay { businessSeconds, calendarId }', () => {
     const [done] = await finishedExecutions(api, workflowId);
     expect(stepStates(done)).toEqual([['start', 'passed'], ['wait', 'completed'], ['after', 'completed']]);
     expect(stepOf(done, 'wait')).toMatchObject({ until: (step as { until?: string }).until });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['waited']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['waited']);
   });
 
   it('starting while closed, counts from the next opening: until, current details and timer say so', async () => {
@@ -92,7 +94,7 @@ describe('a business-time wait that cannot end', () => {
     expect(stepOf(done, 'wait')).toMatchObject({ status: 'failed', error: expect.stringMatching(/^A wait of 8760 hours of open time of calendar "One minute a week" cannot end: the calendar is open less than 8760 hours in the ten years after /) });
     expect(done.error).toMatch(/^Node "wait" \(delay\) failed: A wait of 8760 hours/);
     expect(stepOf(done, 'after')?.status).toBe('not_reached');
-    expect((await readTicket(api, ticketId)).tags).toEqual([]);
+    expect((await getTicket(api, ticketId)).tags).toEqual([]);
   });
 });
 
@@ -111,7 +113,7 @@ describe('wait_for_reply { timeoutSeconds, calendarId }', () => {
     expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
     const step = stepOf(done, 'await') as { until?: string; startedAt: string };
     expect(Date.parse(step.until!) - Date.parse(step.startedAt)).toBe(1000);
-    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['no-reply']);
   });
 
   it('while closed, waits until the next opening and beyond; a reply at any hour counts', async () => {
@@ -124,7 +126,7 @@ describe('wait_for_reply { timeoutSeconds, calendarId }', () => {
     await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'It is a holiday, but here you go', senderEmail: 'customer@example.com' });
     const [done] = await finishedExecutions(api, workflowId, 1, 15_000);
     expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: true, until: new Date(closedUntil + 60_000).toISOString() });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['customer-replied']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['customer-replied']);
   });
 });
 
@@ -143,7 +145,7 @@ describe('conditions that name a calendar', () => {
     expect(untouched.steps.map((s: { nodeId: string; result?: unknown }) => [s.nodeId, s.result])).toEqual([['start', undefined], ['closed', false]]);
     // It needed no run on the engine.
     expect((await app.orm.em.fork().findOneOrFail(Execution, { id: untouched.id })).dispatchedAt).toBeNull();
-    expect((await readTicket(api, ticketId)).tags).toEqual(['after-hours']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['after-hours']);
   });
 
   it('after an action, the run evaluates them at its own time, with now, ages in open and calendar time', async () => {
@@ -169,7 +171,7 @@ describe('conditions that name a calendar', () => {
     const [done] = await finishedExecutions(api, workflowId);
     expect(done.status).toBe('completed');
     for (const id of ['open-now', 'closed-now', 'old', 'young']) expect(stepOf(done, id), id).toMatchObject({ status: 'passed', result: true });
-    expect((await readTicket(api, ticketId)).tags.sort()).toEqual(['closed-now', 'no-open-time-yet', 'one-open-second-old', 'open-now', 'seen']);
+    expect((await getTicket(api, ticketId)).tags.sort()).toEqual(['closed-now', 'no-open-time-yet', 'one-open-second-old', 'open-now', 'seen']);
   });
 
   it('a calendar deleted while a run waits stays readable by that run', async () => {
@@ -187,6 +189,6 @@ describe('conditions that name a calendar', () => {
 
     const [done] = await finishedExecutions(api, workflowId);
     expect(stepOf(done, 'open-now')).toMatchObject({ result: true });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['still-open']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['still-open']);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/expect.ts';
-import { activeWorkflow, engineWorkspace, executionAtStep, finishedExecutions, readTicket, runOnNewTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
-import { actionNode } from '../helpers/workflows.ts';
+import { engineWorkspace, runOnNewTicket, useEngineApp } from '../helpers/engine.ts';
+import { activeWorkflow, executionAtStep, finishedExecutions, getTicket, stepOf } from '../helpers/api.ts';
+import { actionNode } from '../helpers/graphs.ts';
 
 // docs/contract.md §4: POST /api/workflows/:id/executions/:executionId/cancel.
 
@@ -34,7 +35,7 @@ describe('cancelling an execution', () => {
     // The cut-short delay does not stay `waiting` on a finished execution.
     expect(stepOf(ended, 'wait')).toMatchObject({ status: 'cancelled', error: 'Not waited out: the execution was cancelled.' });
     expect(stepOf(ended, 'wait')?.completedAt).toBe(ended.completedAt);
-    expect((await readTicket(api, ticketId)).tags).toEqual([]);
+    expect((await getTicket(api, ticketId)).tags).toEqual([]);
 
     expectError(await api.post(`/api/workflows/${workflowId}/executions/${waiting.id}/cancel`), 409, 'execution_finished');
   });

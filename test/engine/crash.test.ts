@@ -2,9 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activeWorkflow, engineWorkspace, finishedExecutions, openTicket, readMessages, stepOf, useEngineApp, type EngineApp } from '../helpers/engine.ts';
-import { actionNode } from '../helpers/workflows.ts';
+import { engineWorkspace, useEngineApp, type EngineApp } from '../helpers/engine.ts';
 import { spawnWorker } from '../helpers/worker-process.ts';
+import { activeWorkflow, finishedExecutions, openTicket, readMessages, stepOf } from '../helpers/api.ts';
+import { actionNode } from '../helpers/graphs.ts';
 
 // docs/contract.md §5/§8: a worker that dies mid-action loses nothing and doubles nothing. The worker
 // runs in a process of its own and is SIGKILLed while its http_request is in flight; a fresh

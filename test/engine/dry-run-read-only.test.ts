@@ -8,11 +8,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureDatabase } from '../../src/db/embedded-postgres.ts';
 import { migrate, openOrm } from '../../src/db/orm.ts';
-import { createTicket, sleep } from '../helpers/expect.ts';
-import { activeWorkflow, engineWorkspace, settled, useEngineApp } from '../helpers/engine.ts';
+import { sleep } from '../helpers/expect.ts';
+import { engineWorkspace, settled, useEngineApp } from '../helpers/engine.ts';
 import { startOwnTemporal, type OwnTemporal } from '../helpers/own-temporal.ts';
-import { actionNode, conditionNode, edge, expectStatus, triggerNode } from '../helpers/workflows.ts';
 import type { Client } from '../helpers/app.ts';
+import { activeWorkflow, createTicket, expectStatus } from '../helpers/api.ts';
+import { actionNode, conditionNode, edge, triggerNode } from '../helpers/graphs.ts';
 
 let temporal: OwnTemporal;
 let api: Client;

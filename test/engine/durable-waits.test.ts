@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { executionAtStep, finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
-import { actionNode, triggerNode } from '../helpers/workflows.ts';
+import { useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { executionAtStep, finishedExecutions, newTicket } from '../helpers/api.ts';
+import { actionNode, triggerNode } from '../helpers/graphs.ts';
 
 const app = useEngineApp();
 

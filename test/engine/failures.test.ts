@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  finishedExecutions,
-  openTicket,
-  readMessages,
-  readTicket,
-  stepOf,
-  stepStates,
-  useEngineApp,
-  workspaceWithWorkflow,
-} from '../helpers/engine.ts';
-import { actionNode, conditionNode } from '../helpers/workflows.ts';
+import { engineWorkspace, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { activeWorkflow, finishedExecutions, getTicket, openTicket, readMessages, stepOf, stepStates } from '../helpers/api.ts';
+import { actionNode, conditionNode } from '../helpers/graphs.ts';
 
 // docs/contract.md §4/§5: a failing action fails the execution, naming the node, with a readable
 // reason; nothing after it runs, and the steps say so: the other branches settle (a wait is cut
@@ -41,7 +31,7 @@ describe('a failing action', () => {
     expect(stepOf(execution, 'assign')!.error).toMatch(/not a current member/);
     expect(execution.error).toMatch(/assign/);
     expect(execution.error).toMatch(/ghost-user/);
-    expect(await readTicket(api, ticketId)).toMatchObject({ assignedTo: null, tags: [] });
+    expect(await getTicket(api, ticketId)).toMatchObject({ assignedTo: null, tags: [] });
   });
 
   it('a failure on one branch ends a delay waiting on another: the step does not stay waiting', async () => {
@@ -75,7 +65,7 @@ describe('a failing action', () => {
     expect(stepOf(execution, 'second')!.error).toMatch(/ghost-two/);
     // The not-reached node is listed last, at the time the execution ended.
     expect(execution.steps.at(-1)).toMatchObject({ nodeId: 'join', startedAt: execution.completedAt, completedAt: execution.completedAt });
-    expect(await readTicket(api, ticketId)).toMatchObject({ assignedTo: null, priority: 'medium', tags: ['seen'] });
+    expect(await getTicket(api, ticketId)).toMatchObject({ assignedTo: null, priority: 'medium', tags: ['seen'] });
   });
 
   it('a branch not taken is not listed, a branch cut short is', async () => {

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { Execution } from '../../src/executions/entity.ts';
-import {
-  type ExecutionView,
-  finishedExecutions,
-  openTicket,
-  readMessages,
-  readTicket,
-  runOnNewTicket,
-  stepOf,
-  useEngineApp,
-  workspaceWithWorkflow,
-} from '../helpers/engine.ts';
-import { actionNode, conditionNode } from '../helpers/workflows.ts';
+import { runOnNewTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { type ExecutionView, finishedExecutions, getTicket, openTicket, readMessages, stepOf } from '../helpers/api.ts';
+import { actionNode, conditionNode, raiseToUrgent, subjectIsUrgent } from '../helpers/graphs.ts';
 
 // docs/contract.md §5: which edges are followed, fan-out in parallel, a join runs once, templates.
 
@@ -23,8 +14,8 @@ const listedNodes = (e: ExecutionView) => e.steps.map((s) => s.nodeId).sort();
 describe('a condition that does not hold', () => {
   it('follows its false edge and never lists the true branch', async () => {
     const { api, workflowId, ticketId } = await runOnNewTicket(app, 'start > is-urgent >true raise, is-urgent >false routine', [
-      conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
-      actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
+      subjectIsUrgent(),
+      raiseToUrgent(),
       actionNode('routine', { actionType: 'add_tag', tag: 'routine' }),
     ], { subject: 'How do I change my password?' });
 
@@ -34,7 +25,7 @@ describe('a condition that does not hold', () => {
     expect(stepOf(execution, 'routine')?.status).toBe('completed');
     expect(stepOf(execution, 'raise')).toBeUndefined();
     expect(listedNodes(execution)).toEqual(['is-urgent', 'routine', 'start']);
-    expect(await readTicket(api, ticketId)).toMatchObject({ priority: 'medium', tags: ['routine'] });
+    expect(await getTicket(api, ticketId)).toMatchObject({ priority: 'medium', tags: ['routine'] });
   });
 });
 
@@ -55,7 +46,7 @@ describe('fan-out and joins', () => {
     const join = stepOf(execution, 'join')!;
     // The join started only after both branches had finished.
     for (const branch of ['left', 'right']) expect(Date.parse(join.startedAt)).toBeGreaterThanOrEqual(Date.parse(stepOf(execution, branch)!.completedAt!));
-    expect(await readTicket(api, ticketId)).toMatchObject({ tags: ['left-R-42'], priority: 'high' });
+    expect(await getTicket(api, ticketId)).toMatchObject({ tags: ['left-R-42'], priority: 'high' });
     const outbound = (await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound');
     expect(outbound.map((m) => m.body)).toEqual(['Hi Casey Customer, about "Invoice missing" (ref R-42).']);
   });
@@ -71,7 +62,7 @@ describe('fan-out and joins', () => {
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution.status).toBe('completed');
     expect(listedNodes(execution)).toEqual(['ack', 'is-vip', 'start', 'vip']);
-    expect((await readTicket(api, ticketId)).tags).toEqual(['vip']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['vip']);
     const outbound = (await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound');
     expect(outbound.map((m) => m.body)).toEqual(['We received "Login <loop>".']);
     // Values inserted into HTML are escaped; the author's markup is kept.
@@ -82,8 +73,8 @@ describe('fan-out and joins', () => {
 describe('a path that reaches no action', () => {
   it('is complete when the execution is created, with its steps, and never becomes a Temporal run', async () => {
     const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-urgent >true escalate', [
-      conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
-      actionNode('escalate', { actionType: 'set_priority', priority: 'urgent' }),
+      subjectIsUrgent(),
+      raiseToUrgent('escalate'),
     ]);
     const calm = await openTicket(api, { subject: 'A quiet question' });
     const urgent = await openTicket(api, { subject: 'URGENT: site down' });
@@ -95,8 +86,8 @@ describe('a path that reaches no action', () => {
       ['start', 'passed', undefined],
       ['is-urgent', 'passed', false],
     ]);
-    expect((await readTicket(api, calm)).priority).toBe('medium');
-    expect((await readTicket(api, urgent)).priority).toBe('urgent');
+    expect((await getTicket(api, calm)).priority).toBe('medium');
+    expect((await getTicket(api, urgent)).priority).toBe('urgent');
 
     const temporalIdOf = async (ticketId: string) =>
       (await app.orm.em.fork().findOneOrFail(Execution, { workflow: workflowId, ticketId })).temporalWorkflowId;

@@ -2,8 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inCidr, isRestricted } from '../../temporal/activities/http-request.ts';
-import { finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
-import { actionNode, triggerNode } from '../helpers/workflows.ts';
+import { useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { finishedExecutions, newTicket } from '../helpers/api.ts';
+import { actionNode, triggerNode } from '../helpers/graphs.ts';
 
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 

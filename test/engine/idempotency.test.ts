@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { finishedExecutions, listExecutions, newTicket, readTicket, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { finishedExecutions, getTicket, listExecutions, newTicket } from '../helpers/api.ts';
 
 // docs/contract.md §1, Idempotent writes, with a real worker: a retried keyed write starts no
 // second automation run, and a keyed manual run starts once its execution has committed.
@@ -23,7 +24,7 @@ describe('Idempotency-Key with the workflow engine', () => {
     await settled(app, ws.workspaceId);
     const executions = await listExecutions(api, workflowId);
     expect(executions.map((e) => [e.ticketId, e.status])).toEqual([[first.body.data.id, 'completed']]);
-    expect((await readTicket(api, first.body.data.id)).tags).toEqual(['seen']);
+    expect((await getTicket(api, first.body.data.id)).tags).toEqual(['seen']);
     expect((await api.get('/api/v1/tickets')).body.pagination.total).toBe(1);
   });
 
@@ -40,6 +41,6 @@ describe('Idempotency-Key with the workflow engine', () => {
     expect(replay.status).toBe(202);
     expect(replay.body).toEqual(first.body);
     expect(await listExecutions(api, workflowId)).toHaveLength(1);
-    expect((await readTicket(api, ticket.id)).tags).toEqual(['seen']);
+    expect((await getTicket(api, ticket.id)).tags).toEqual(['seen']);
   });
 });

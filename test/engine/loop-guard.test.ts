@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CHAIN_DEPTH } from '../../src/triggers/loop-guard.ts';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  finishedExecutions,
-  listExecutions,
-  openTicket,
-  readTicket,
-  settled,
-  stepOf,
-  useEngineApp,
-  workspaceWithWorkflow,
-} from '../helpers/engine.ts';
-import { actionNode, conditionNode } from '../helpers/workflows.ts';
+import { engineWorkspace, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { activeWorkflow, finishedExecutions, getTicket, listExecutions, openTicket, stepOf } from '../helpers/api.ts';
+import { actionNode, conditionNode } from '../helpers/graphs.ts';
 
 // docs/contract.md §5 loop guard: an automation's own changes never start the same workflow again for
 // the ticket within that chain, and a chain stops at depth 5 (recorded and counted).
@@ -34,7 +24,7 @@ describe('a workflow that changes the ticket that triggered it', () => {
     await finishedExecutions(api, workflowId, 1);
     await settled(app, ws.workspaceId);
     expect(await listExecutions(api, workflowId)).toHaveLength(1);
-    expect((await readTicket(api, ticketId)).priority).toBe('high');
+    expect((await getTicket(api, ticketId)).priority).toBe('high');
 
     expect((await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'escalated' })).status).toBe(200);
     await finishedExecutions(api, workflowId, 2);
@@ -42,7 +32,7 @@ describe('a workflow that changes the ticket that triggered it', () => {
     const executions = await listExecutions(api, workflowId);
     expect(executions).toHaveLength(2);
     expect(executions.every((e) => e.status === 'completed')).toBe(true);
-    expect((await readTicket(api, ticketId)).priority).toBe('low');
+    expect((await getTicket(api, ticketId)).priority).toBe('low');
 
     // The workflow's own changes were recorded as skipped by the loop guard.
     const guarded = events.filter((e) => e.lastError?.includes('already ran in this chain'));
@@ -75,7 +65,7 @@ describe('workflows that trigger each other', () => {
     await finishedExecutions(api, seed);
     await settled(app, ws.workspaceId);
     // seed → ping-0 → ping answers pong-ping-0 → pong answers ping-pong-ping-0 → ping may not run again.
-    expect((await readTicket(api, ticketId)).tags).toEqual(['ping-0', 'pong-ping-0', 'ping-pong-ping-0']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['ping-0', 'pong-ping-0', 'ping-pong-ping-0']);
     expect(await listExecutions(api, ping)).toHaveLength(1);
     // pong runs for ping-0 (condition false, in seed's chain) and for pong-ping-0.
     expect(await listExecutions(api, pong)).toHaveLength(2);
@@ -108,7 +98,7 @@ describe('workflows that trigger each other', () => {
     const events = await settled(app, ws.workspaceId);
 
     // Five workflows ran in the chain (step-0 … step-4); the tag step-4 added starts nothing.
-    expect((await readTicket(api, ticketId)).tags).toEqual(['s-1', 's-2', 's-3', 's-4', 's-5']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['s-1', 's-2', 's-3', 's-4', 's-5']);
     const last = events.find((e) => e.type === 'tag_added' && e.payload.tag === 's-5')!;
     expect(last.lastError).toMatch(/depth limit reached/);
     expect(app.relay.metrics.depthLimitStops - stopsBefore).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/expect.ts';
-import { engineWorkspace, finishedExecutions, listExecutions, openTicket, readMessages, readTicket, settled, stepOf, useEngineApp } from '../helpers/engine.ts';
+import { engineWorkspace, settled, useEngineApp } from '../helpers/engine.ts';
+import { finishedExecutions, getTicket, listExecutions, openTicket, readMessages, stepOf } from '../helpers/api.ts';
+import { actionNode, conditionNode, paths, triggerNode } from '../helpers/graphs.ts';
 
 // docs/contract.md §4: only active workflows start on events; the trigger endpoint runs any workflow
 // (a test run), triggeredBy manual, with optional ticket and data.
@@ -10,16 +12,12 @@ const app = useEngineApp();
 /** ticket_created workflow, left inactive: data.plan decides which reply goes out. */
 const graph = {
   nodes: [
-    { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-    { id: 'is-pro', type: 'condition', data: { field: 'data.plan', operator: 'equals', value: 'pro' } },
-    { id: 'pro-reply', type: 'action', data: { actionType: 'send_reply', body: 'Priority support for {{data.customer.name}} on the {{data.plan}} plan.' } },
-    { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag: 'triaged' } },
+    triggerNode('ticket_created', 'start'),
+    conditionNode('is-pro', { field: 'data.plan', operator: 'equals', value: 'pro' }),
+    actionNode('pro-reply', { actionType: 'send_reply', body: 'Priority support for {{data.customer.name}} on the {{data.plan}} plan.' }),
+    actionNode('tag', { actionType: 'add_tag', tag: 'triaged' }),
   ],
-  edges: [
-    { source: 'start', target: 'is-pro' },
-    { source: 'is-pro', target: 'pro-reply', label: 'true' },
-    { source: 'start', target: 'tag' },
-  ],
+  edges: paths('start > is-pro >true pro-reply, start > tag'),
 };
 
 async function inactiveWorkflow(api: Awaited<ReturnType<typeof engineWorkspace>>['api'], workflowJson: unknown = graph): Promise<string> {
@@ -36,7 +34,7 @@ describe('an inactive workflow', () => {
     const ticketId = await openTicket(api);
     await settled(app, ws.workspaceId);
     expect(await listExecutions(api, workflowId)).toEqual([]);
-    expect((await readTicket(api, ticketId)).tags).toEqual([]);
+    expect((await getTicket(api, ticketId)).tags).toEqual([]);
 
     const res = await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId, data: { plan: 'PRO', customer: { name: 'Ada' } } });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -46,7 +44,7 @@ describe('an inactive workflow', () => {
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution).toMatchObject({ id: res.body.execution.id, status: 'completed', triggeredBy: 'manual' });
     expect(stepOf(execution, 'is-pro')).toMatchObject({ result: true });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['triaged']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['triaged']);
     expect((await readMessages(api, ticketId)).at(-1)).toMatchObject({ direction: 'outbound', body: 'Priority support for Ada on the PRO plan.' });
     // Still inactive: a test run does not activate it.
     expect((await api.get(`/api/workflows/${workflowId}`)).body.workflow.isActive).toBe(false);
@@ -55,11 +53,8 @@ describe('an inactive workflow', () => {
   it('runs without a ticket and without data', async () => {
     const { api } = await engineWorkspace(app);
     const workflowId = await inactiveWorkflow(api, {
-      nodes: [
-        { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-        { id: 'has-data', type: 'condition', data: { field: 'data.plan', operator: 'is_not_empty' } },
-      ],
-      edges: [{ source: 'start', target: 'has-data' }],
+      nodes: [triggerNode('ticket_created', 'start'), conditionNode('has-data', { field: 'data.plan', operator: 'is_not_empty' })],
+      edges: paths('start > has-data'),
     });
     const res = await api.post(`/api/workflows/${workflowId}/trigger`, {});
     expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -82,7 +77,7 @@ describe('the trigger endpoint refuses', () => {
     expectError(await api.post(`/api/workflows/${workflowId}/trigger`, { ticketId: '00000000-0000-4000-8000-000000000000' }), 404, 'not_found');
     expectError(await other.api.post(`/api/workflows/${workflowId}/trigger`, {}), 404, 'not_found');
     expect(await listExecutions(api, workflowId)).toEqual([]);
-    expect((await readTicket(other.api, foreignTicket)).tags).toEqual([]);
+    expect((await getTicket(other.api, foreignTicket)).tags).toEqual([]);
   });
 
   it.each([

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Workflow, WorkflowVersion } from '../../src/workflows/entity.ts';
-import { finishedExecutions, openTicket, readTicket, stepOf, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
-import { actionNode, conditionNode } from '../helpers/workflows.ts';
+import { useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { finishedExecutions, getTicket, openTicket, stepOf } from '../helpers/api.ts';
+import { actionNode, conditionNode } from '../helpers/graphs.ts';
 
 // `matches` conditions run on RE2 inside the workflow sandbox (docs/automations.md,
 // "Regular expressions"): a pattern that backtracks catastrophically on RegExp decides a
@@ -28,12 +29,12 @@ describe('a matches condition in a workflow run', () => {
     const [first] = await finishedExecutions(api, workflowId, 1, 30_000);
     expect(first).toMatchObject({ status: 'completed', error: null });
     expect(stepOf(first, 'only-words')).toMatchObject({ status: 'passed', result: false });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['has-symbols']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['has-symbols']);
 
     await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Thanks it works now', senderEmail: 'customer@example.com' });
     const [second] = await finishedExecutions(api, workflowId, 2, 30_000);
     expect(stepOf(second, 'only-words')).toMatchObject({ status: 'passed', result: true });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['has-symbols', 'plain-words']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['has-symbols', 'plain-words']);
   });
 
   it('fails the execution, naming the pattern and why, when a stored pattern is one RE2 cannot run', async () => {
@@ -64,7 +65,7 @@ describe('a matches condition in a workflow run', () => {
       expect(execution.error).toMatch(/condition on "ticket\.subject" cannot be evaluated: its pattern ".*" is not a valid RE2 regular expression: .*lookahead is not supported.*Edit the workflow/);
       expect(stepOf(execution, 'tag')?.status).toBe('not_reached');
     }
-    expect((await readTicket(api, first)).tags).toEqual([]);
-    expect((await readTicket(api, second)).tags).toEqual([]);
+    expect((await getTicket(api, first)).tags).toEqual([]);
+    expect((await getTicket(api, second)).tags).toEqual([]);
   });
 });

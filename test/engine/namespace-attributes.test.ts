@@ -10,12 +10,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openOrm } from '../../src/db/orm.ts';
 import { startDevServer } from '../../temporal/dev-server.ts';
 import { SEARCH_ATTRIBUTES, WORKFLOW_NAME } from '../../temporal/search-attributes.ts';
-import { client, createWorkspace, newTicket, type Client } from '../helpers/app.ts';
-import { activeWorkflow, eventually, useTemporalConnection } from '../helpers/engine.ts';
+import { client, createWorkspace, type Client } from '../helpers/app.ts';
+import { useTemporalConnection } from '../helpers/engine.ts';
 import { freePort } from '../helpers/ports.ts';
 import { ownDatabase, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { actionNode } from '../helpers/workflows.ts';
 import { runNode } from '../cli/run-cli.ts';
+import { activeWorkflow, newTicket } from '../helpers/api.ts';
+import { eventually } from '../helpers/poll.ts';
+import { actionNode } from '../helpers/graphs.ts';
 
 /**
  * An upgrade onto a Temporal namespace that an older Deskflow set up, without the search

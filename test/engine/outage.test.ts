@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/app.ts';
 import { startOwnTemporal, type OwnTemporal } from '../helpers/own-temporal.ts';
-import { eventually, finishedExecutions, listExecutions, readTicket, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
-import { actionNode } from '../helpers/workflows.ts';
-import { newTicket } from '../helpers/app.ts';
+import { settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import { ReplySignal } from '../../src/triggers/entity.ts';
+import { eventually } from '../helpers/poll.ts';
+import { finishedExecutions, getTicket, listExecutions, newTicket } from '../helpers/api.ts';
+import { actionNode } from '../helpers/graphs.ts';
 
 // docs/contract.md §6: a write acknowledged to the client gets its workflows started exactly once,
 // even if the engine was down at the time. This file runs a Temporal server of its own (its
@@ -61,7 +62,7 @@ describe('the workflow engine down for a while', () => {
     expect(all).toHaveLength(4);
     expect(all.map((e) => e.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
     expect(executions.map((e: { ticketId: string }) => e.ticketId).sort()).toEqual([before, ...during].sort());
-    for (const ticketId of during) expect((await readTicket(api, ticketId)).tags).toEqual(['seen']);
+    for (const ticketId of during) expect((await getTicket(api, ticketId)).tags).toEqual(['seen']);
     expect((await client(app.baseUrl).get('/readyz')).status).toBe(200);
   }, 120_000);
 
@@ -90,7 +91,7 @@ describe('the workflow engine down for a while', () => {
     const [done] = await finishedExecutions(api, workflowId, 1, 60_000);
     expect(done.status).toBe('completed');
     expect(done.steps.find((s: { nodeId: string }) => s.nodeId === 'await')).toMatchObject({ status: 'completed', result: true });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['customer-replied']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['customer-replied']);
     // Taken by the signal, long before the 120-second timeout would have asked the database.
     expect(await em.fork().count(ReplySignal, { messageId: reply.body.data.id, deliveredAt: { $ne: null } })).toBe(1);
   }, 120_000);

@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { client, createWorkspace, newTicket, type Client } from '../helpers/app.ts';
-import { eventually, useEngineApp } from '../helpers/engine.ts';
+import { client, createWorkspace, type Client } from '../helpers/app.ts';
+import { useEngineApp } from '../helpers/engine.ts';
 import { freePort } from '../helpers/ports.ts';
 import { ownDatabase, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { actionNode, triggerNode } from '../helpers/workflows.ts';
 import { repoRoot } from '../cli/run-cli.ts';
+import { newTicket } from '../helpers/api.ts';
+import { eventually } from '../helpers/poll.ts';
+import { actionNode, raiseToUrgent, triggerNode } from '../helpers/graphs.ts';
 
 /**
  * docs/operations.md, "Upgrading Deskflow": migrations first, then the processes in any order. Midway, the
@@ -88,7 +90,7 @@ describe("the previous release's API on this release's schema", () => {
     const manual = await old.post('/api/workflows', {
       name: 'Escalate by hand',
       triggerType: 'manual',
-      workflowJson: { nodes: [triggerNode('manual', 'start'), actionNode('raise', { actionType: 'set_priority', priority: 'urgent' })], edges: [{ source: 'start', target: 'raise' }] },
+      workflowJson: { nodes: [triggerNode('manual', 'start'), raiseToUrgent()], edges: [{ source: 'start', target: 'raise' }] },
     });
     const triggered = await old.post(`/api/workflows/${manual.body.workflow.id}/trigger`, { ticketId: ticket.body.data.id });
     expect(triggered.status, JSON.stringify(triggered.body)).toBe(202);

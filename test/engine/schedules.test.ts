@@ -6,8 +6,10 @@ import { Workflow } from '../../src/workflows/entity.ts';
 import { ExecutionDispatcher } from '../../src/executions/dispatcher.ts';
 import { Execution } from '../../src/executions/entity.ts';
 import { runTickBatch, type TickBatch } from '../../src/triggers/ticks.ts';
-import { activeWorkflow, engineWorkspace, eventually, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { engineWorkspace, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
+import { activeWorkflow, newTicket } from '../helpers/api.ts';
+import { eventually } from '../helpers/poll.ts';
 
 const app = useEngineApp();
 

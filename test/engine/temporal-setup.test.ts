@@ -3,7 +3,8 @@ import { Client, isGrpcServiceError } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
 import { TICKET_ID, WORKSPACE_ID } from '../../temporal/search-attributes.ts';
 import { jsonOutput, runNode } from '../cli/run-cli.ts';
-import { eventually, useTemporalConnection } from '../helpers/engine.ts';
+import { useTemporalConnection } from '../helpers/engine.ts';
+import { eventually } from '../helpers/poll.ts';
 
 /**
  * `npm run temporal:setup` as an operator runs it against a cluster, here the run's Temporal

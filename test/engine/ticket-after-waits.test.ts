@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionAtStep, finishedExecutions, openTicket, readMessages, readTicket, runThrough, stepOf, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
-import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
+import { executionAtStep, finishedExecutions, getTicket, openTicket, readMessages, runThrough, stepOf } from '../helpers/api.ts';
+import { actionNode, conditionNode, triggerNode } from '../helpers/graphs.ts';
 
 // docs/automations.md, "What a run sees": after every wait (delay, wait_for_reply) and every
 // outbound request a run reads its ticket afresh, so what comes next decides on the ticket as
@@ -67,7 +68,7 @@ describe('a run after a wait', () => {
 
     const run = await runThrough(api, workflowId, 'await');
     expect(run.status).toBe('completed');
-    expect((await readTicket(api, ticketId)).tags).toEqual(['answered-while-open']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['answered-while-open']);
   });
 
   it('after an outbound request, the run sees what changed while the request took its time', async () => {
@@ -86,7 +87,7 @@ describe('a run after a wait', () => {
       const [run] = await finishedExecutions(api, workflowId, 1, 30_000);
       expect(run.status).toBe('completed');
       expect(stepOf(run, 'escalated')).toMatchObject({ status: 'passed', result: true });
-      expect((await readTicket(api, ticketId)).tags).toEqual(['seen-low']);
+      expect((await getTicket(api, ticketId)).tags).toEqual(['seen-low']);
     } finally {
       duringRequest = async () => {};
     }

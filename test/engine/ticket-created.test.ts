@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { finishedExecutions, newTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
-import { actionNode, conditionNode } from '../helpers/workflows.ts';
+import { useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { finishedExecutions, newTicket } from '../helpers/api.ts';
+import { actionNode, raiseToUrgent, subjectIsUrgent } from '../helpers/graphs.ts';
 
 const app = useEngineApp();
 
 describe('ticket_created workflows', () => {
   it('run their actions on the new ticket and record every step', async () => {
     const { api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', 'start > is-urgent >true raise > reply', [
-      conditionNode('is-urgent', { field: 'ticket.subject', operator: 'contains', value: 'urgent' }),
-      actionNode('raise', { actionType: 'set_priority', priority: 'urgent' }),
+      subjectIsUrgent(),
+      raiseToUrgent(),
       actionNode('reply', { actionType: 'send_reply', body: 'Hello {{ticket.customerName}}, we are on it.' }),
     ]);
     const ticket = (await api.post('/api/v1/tickets', newTicket({ subject: 'URGENT: printer on fire' }))).body.data;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { executionAtStep, finishedExecutions, readTicket, runOnNewTicket, stepOf, stepStates, useEngineApp } from '../helpers/engine.ts';
-import { actionNode } from '../helpers/workflows.ts';
+import { runOnNewTicket, useEngineApp } from '../helpers/engine.ts';
+import { executionAtStep, finishedExecutions, getTicket, stepOf, stepStates, type ExecutionView } from '../helpers/api.ts';
+import type { Client } from '../helpers/app.ts';
+import { actionNode } from '../helpers/graphs.ts';
 
 // docs/contract.md §8: delay (seconds or until) and wait_for_reply (true on a customer reply in time,
 // false on timeout), each showing a `waiting` step until it finishes.
@@ -33,7 +35,7 @@ describe('delay', () => {
       ['after', 'completed'],
     ]);
     expect(stepOf(done, 'pause')!.completedAt).not.toBeNull();
-    expect((await readTicket(api, ticketId)).tags).toEqual(['after-delay']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['after-delay']);
   });
 
   it('with an until already past goes straight on', async () => {
@@ -44,7 +46,7 @@ describe('delay', () => {
     ]);
     const [done] = await finishedExecutions(api, workflowId);
     expect(done.status).toBe('completed');
-    expect((await readTicket(api, ticketId)).tags).toEqual(['after-delay']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['after-delay']);
   });
 });
 
@@ -57,43 +59,51 @@ describe('wait_for_reply', () => {
       tag('silent', 'no-reply'),
     ]);
 
+  /** The wait of the finished run ended `replied` (true: the customer answered in time), and the ticket is tagged so. */
+  async function expectWaitEnded(api: Client, done: ExecutionView, ticketId: string, replied: boolean) {
+    expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: replied });
+    expect((await getTicket(api, ticketId)).tags).toEqual([replied ? 'customer-replied' : 'no-reply']);
+  }
+
+  /** As expectWaitEnded, and the run completed through the edge of that outcome only. */
+  async function expectEdgeTaken(api: Client, done: ExecutionView, ticketId: string, replied: boolean) {
+    const [taken, skipped] = replied ? ['replied', 'silent'] : ['silent', 'replied'];
+    expect(done.status).toBe('completed');
+    expect(stepOf(done, taken)?.status).toBe('completed');
+    expect(stepOf(done, skipped)).toBeUndefined();
+    await expectWaitEnded(api, done, ticketId, replied);
+  }
+
+  /** Adds a message to the ticket from `senderEmail`; what the API says of its message_received event. */
+  const replyFrom = async (api: Client, ticketId: string, senderEmail: string, body: string) =>
+    (await api.post(`/api/v1/tickets/${ticketId}/messages`, { body, senderEmail })).body.meta.messageAddedEvent;
+
   it('takes its true edge when the customer replies in time', async () => {
     const { api, workflowId, ticketId } = await runWaitingForReply(30);
     const waiting = await executionAtStep(api, workflowId, 'await', 'waiting');
     expect(waiting.status).toBe('running');
 
-    const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Here are the logs', senderEmail: 'CUSTOMER@example.com' });
-    expect(reply.body.meta.messageAddedEvent).toBe('emitted');
+    expect(await replyFrom(api, ticketId, 'CUSTOMER@example.com', 'Here are the logs')).toBe('emitted');
 
     const [done] = await finishedExecutions(api, workflowId, 1, 10_000);
-    expect(done.status).toBe('completed');
-    expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: true });
-    expect(stepOf(done, 'replied')?.status).toBe('completed');
-    expect(stepOf(done, 'silent')).toBeUndefined();
-    expect((await readTicket(api, ticketId)).tags).toEqual(['customer-replied']);
+    await expectEdgeTaken(api, done, ticketId, true);
   });
 
   it('takes its false edge on timeout', async () => {
     const { api, workflowId, ticketId } = await runWaitingForReply(1);
 
     const [done] = await finishedExecutions(api, workflowId);
-    expect(done.status).toBe('completed');
-    expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
-    expect(stepOf(done, 'silent')?.status).toBe('completed');
-    expect(stepOf(done, 'replied')).toBeUndefined();
-    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+    await expectEdgeTaken(api, done, ticketId, false);
   });
 
   it('ignores a reply from someone other than the customer', async () => {
     const { api, workflowId, ticketId } = await runWaitingForReply(2);
     await executionAtStep(api, workflowId, 'await', 'waiting');
 
-    const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'I am the boss, answer me', senderEmail: 'boss@example.com' });
-    expect(reply.body.meta.messageAddedEvent).toBe('skipped_sender_mismatch');
+    expect(await replyFrom(api, ticketId, 'boss@example.com', 'I am the boss, answer me')).toBe('skipped_sender_mismatch');
 
     const [done] = await finishedExecutions(api, workflowId);
-    expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+    await expectWaitEnded(api, done, ticketId, false);
   });
 
   it('counts a reply the relay never passed on: at the timeout the database settles it', async () => {
@@ -102,11 +112,9 @@ describe('wait_for_reply', () => {
 
     await app.relay.stop();
     try {
-      const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Sent while nobody listened', senderEmail: 'customer@example.com' });
-      expect(reply.body.meta.messageAddedEvent).toBe('emitted');
+      expect(await replyFrom(api, ticketId, 'customer@example.com', 'Sent while nobody listened')).toBe('emitted');
       const [done] = await finishedExecutions(api, workflowId, 1, 15_000);
-      expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: true });
-      expect((await readTicket(api, ticketId)).tags).toEqual(['customer-replied']);
+      await expectWaitEnded(api, done, ticketId, true);
     } finally {
       app.relay.start();
     }
@@ -121,11 +129,9 @@ describe('wait_for_reply', () => {
       tag('silent', 'no-reply'),
     ]);
     await executionAtStep(api, workflowId, 'pause', 'waiting');
-    const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Before you asked', senderEmail: 'customer@example.com' });
-    expect(reply.body.meta.messageAddedEvent).toBe('emitted');
+    expect(await replyFrom(api, ticketId, 'customer@example.com', 'Before you asked')).toBe('emitted');
 
     const [done] = await finishedExecutions(api, workflowId);
-    expect(stepOf(done, 'await')).toMatchObject({ status: 'completed', result: false });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['no-reply']);
+    await expectWaitEnded(api, done, ticketId, false);
   });
 });

@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activeWorkflow,
-  engineWorkspace,
-  finishedExecutions,
-  listExecutions,
-  openTicket,
-  readMessages,
-  readTicket,
-  runOnNewTicket,
-  settled,
-  stepOf,
-  stepStates,
-  useEngineApp,
-  workspaceWithWorkflow,
-} from '../helpers/engine.ts';
-import { actionNode, conditionNode } from '../helpers/workflows.ts';
+import { engineWorkspace, runOnNewTicket, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { activeWorkflow, finishedExecutions, getTicket, listExecutions, openTicket, readMessages, stepOf, stepStates } from '../helpers/api.ts';
+import { actionNode, conditionNode, raiseToUrgent } from '../helpers/graphs.ts';
 
 // Each event trigger type, end to end: a change through the API → the event → an execution
 // that completes → the ticket changed as the workflow says.
@@ -31,7 +18,7 @@ describe('ticket_created', () => {
       ['start', 'passed'],
       ['tag', 'completed'],
     ]);
-    expect((await readTicket(api, ticketId)).tags).toEqual(['new']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['new']);
   });
 });
 
@@ -48,13 +35,13 @@ describe('ticket_updated', () => {
     expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'ticket_updated', ticketId });
     expect(stepOf(execution, 'to-pending')).toMatchObject({ status: 'passed', result: true });
     expect(stepOf(execution, 'tag')?.status).toBe('completed');
-    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'pending', tags: ['awaiting-customer'] });
+    expect(await getTicket(api, ticketId)).toMatchObject({ status: 'pending', tags: ['awaiting-customer'] });
   });
 
   it('evaluates changed_to against the field that changed', async () => {
     const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_updated', 'start > escalated >true urgent', [
       conditionNode('escalated', { field: 'status', operator: 'changed_to', value: 'escalated' }),
-      actionNode('urgent', { actionType: 'set_priority', priority: 'urgent' }),
+      raiseToUrgent('urgent'),
     ]);
     const ticketId = await openTicket(api);
     // A change of another field: the workflow runs, the condition does not hold.
@@ -62,13 +49,13 @@ describe('ticket_updated', () => {
     const [first] = await finishedExecutions(api, workflowId);
     expect(stepOf(first, 'escalated')).toMatchObject({ status: 'passed', result: false });
     expect(stepOf(first, 'urgent')).toBeUndefined();
-    expect((await readTicket(api, ticketId)).priority).toBe('low');
+    expect((await getTicket(api, ticketId)).priority).toBe('low');
 
     await api.patch(`/api/v1/tickets/${ticketId}`, { status: 'escalated' });
     const [second] = await finishedExecutions(api, workflowId, 2);
     expect(second).toMatchObject({ status: 'completed', triggeredBy: 'ticket_updated' });
     expect(stepOf(second, 'escalated')).toMatchObject({ result: true });
-    expect(await readTicket(api, ticketId)).toMatchObject({ status: 'escalated', priority: 'urgent' });
+    expect(await getTicket(api, ticketId)).toMatchObject({ status: 'escalated', priority: 'urgent' });
 
     // The workflow's own change (priority) does not start it again for the ticket.
     await settled(app, ws.workspaceId);
@@ -105,14 +92,14 @@ describe('message_received', () => {
     expect(stranger.body.meta.messageAddedEvent).toBe('skipped_sender_mismatch');
     await settled(app, ws.workspaceId);
     expect(await listExecutions(api, workflowId)).toEqual([]);
-    expect((await readTicket(api, ticketId)).tags).toEqual([]);
+    expect((await getTicket(api, ticketId)).tags).toEqual([]);
 
     const reply = await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'I would like a REFUND please', senderEmail: ' Customer@Example.com ' });
     expect(reply.body.meta.messageAddedEvent).toBe('emitted');
     const [execution] = await finishedExecutions(api, workflowId);
     expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'message_received', ticketId });
     expect(stepOf(execution, 'refund')).toMatchObject({ result: true });
-    expect((await readTicket(api, ticketId)).tags).toEqual(['refund']);
+    expect((await getTicket(api, ticketId)).tags).toEqual(['refund']);
     await settled(app, ws.workspaceId);
     expect(await listExecutions(api, workflowId)).toHaveLength(1);
   });
@@ -134,7 +121,7 @@ describe('tag_added', () => {
     const [execution] = await finishedExecutions(api, onTag);
     expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'tag_added', ticketId });
     expect(stepOf(execution, 'is-vip')).toMatchObject({ result: true });
-    expect(await readTicket(api, ticketId)).toMatchObject({ tags: ['vip'], priority: 'high' });
+    expect(await getTicket(api, ticketId)).toMatchObject({ tags: ['vip'], priority: 'high' });
     expect((await readMessages(api, ticketId)).at(-1)).toMatchObject({ direction: 'outbound', body: 'You are tagged vip.' });
   });
 });

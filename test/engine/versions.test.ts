@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import { expectError } from '../helpers/expect.ts';
-import { eventually, executionAtStep, finishedExecutions, openTicket, readTicket, runOnNewTicket, useEngineApp } from '../helpers/engine.ts';
-import { actionNode, paths, triggerNode } from '../helpers/workflows.ts';
+import { runOnNewTicket, useEngineApp } from '../helpers/engine.ts';
+import { eventually } from '../helpers/poll.ts';
+import { executionAtStep, finishedExecutions, getTicket, openTicket } from '../helpers/api.ts';
+import { actionNode, paths, triggerNode } from '../helpers/graphs.ts';
 
 // docs/contract.md §4: an execution runs the version current when it was triggered and records it;
 // deleting a workflow cancels its running executions.
@@ -32,14 +34,14 @@ describe('version pinning', () => {
     const [done] = await finishedExecutions(api, workflowId);
     expect(done).toMatchObject({ id: waiting.id, status: 'completed', workflowVersion: 1 });
     expect(done.steps.map((s: { nodeId: string }) => s.nodeId)).toEqual(['start', 'wait', 'mark']);
-    expect((await readTicket(api, first)).tags).toEqual(['v1']);
+    expect((await getTicket(api, first)).tags).toEqual(['v1']);
 
     // A run triggered after the edit runs version 2.
     const second = await openTicket(api);
     const executions = await finishedExecutions(api, workflowId, 2);
     expect(executions[0]).toMatchObject({ status: 'completed', workflowVersion: 2, ticketId: second });
-    expect((await readTicket(api, second)).tags).toEqual(['v2']);
-    expect((await readTicket(api, first)).tags).toEqual(['v1']);
+    expect((await getTicket(api, second)).tags).toEqual(['v2']);
+    expect((await getTicket(api, first)).tags).toEqual(['v1']);
   });
 });
 
@@ -65,9 +67,9 @@ describe('deleting a workflow', () => {
     await expect(handle.result()).rejects.toThrow(/cancel/i);
     expect((await handle.describe()).status.name).toBe('CANCELLED');
     // The node after the delay never ran.
-    expect((await readTicket(api, ticketId)).tags).toEqual([]);
+    expect((await getTicket(api, ticketId)).tags).toEqual([]);
     // New tickets do not start it.
     const later = await openTicket(api);
-    expect((await readTicket(api, later)).tags).toEqual([]);
+    expect((await getTicket(api, later)).tags).toEqual([]);
   });
 });

@@ -13,11 +13,12 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import { startDevServer, type DevServer } from '../../temporal/dev-server.ts';
-import { activeWorkflow, engineWorkspace, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import { freePort } from '../helpers/ports.ts';
 import { repoRoot } from '../cli/run-cli.ts';
 import { canConnect } from '../../temporal/processes.ts';
-import { actionNode } from '../helpers/workflows.ts';
+import { activeWorkflow, finishedExecutions, openTicket } from '../helpers/api.ts';
+import { actionNode } from '../helpers/graphs.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Execution } from '../../src/executions/entity.ts';
 import { WORKFLOW_NAME } from '../../temporal/search-attributes.ts';
-import { eventually, executionAtStep, finishedExecutions, openTicket, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
-import { actionNode } from '../helpers/workflows.ts';
+import { useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
+import { eventually } from '../helpers/poll.ts';
+import { executionAtStep, finishedExecutions, openTicket } from '../helpers/api.ts';
+import { actionNode } from '../helpers/graphs.ts';
 
 // What an operator sees of a run in the Temporal Web UI without opening it: a summary naming
 // the automation and the ticket, the automation's name as a search attribute (a list column),

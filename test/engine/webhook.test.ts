@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/triggers/webhook-signature.ts';
-import { activeWorkflow, engineWorkspace, finishedExecutions, newTicket, useEngineApp } from '../helpers/engine.ts';
-import { actionNode, conditionNode, triggerNode } from '../helpers/workflows.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import type { Client } from '../helpers/app.ts';
+import { activeWorkflow, finishedExecutions, newTicket } from '../helpers/api.ts';
+import { actionNode, conditionNode, triggerNode } from '../helpers/graphs.ts';
 
 const app = useEngineApp();
 let api: Client;

@@ -4,10 +4,12 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
-import { activeWorkflow, eventually, engineWorkspace, finishedExecutions, openTicket, useEngineApp } from '../helpers/engine.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import { freePort } from '../helpers/ports.ts';
 import { spawnWorker } from '../helpers/worker-process.ts';
-import { actionNode } from '../helpers/workflows.ts';
+import { activeWorkflow, finishedExecutions, openTicket } from '../helpers/api.ts';
+import { eventually } from '../helpers/poll.ts';
+import { actionNode } from '../helpers/graphs.ts';
 
 // docs/observability.md, "Worker metrics": with TEMPORAL_METRICS_PORT the Temporal SDK serves the worker's own
 // metrics (temporal_…) in Prometheus format, and GET /metrics of a process that also runs the

@@ -66,6 +66,12 @@ export async function createWorkspace(orm: MikroORM, members: Array<{ userId: st
   return { workspaceId: workspace.id, key, keyId: id };
 }
 
+/** A fresh workspace of `app` (see createWorkspace) and a client with its key. */
+export async function newWorkspace(app: { orm: MikroORM; baseUrl: string }, members: Array<{ userId: string; role?: 'member' | 'admin' }> = []): Promise<{ ws: TestWorkspace; api: Client }> {
+  const ws = await createWorkspace(app.orm, members);
+  return { ws, api: client(app.baseUrl, ws.key) };
+}
+
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T };
 
 /**
@@ -121,11 +127,3 @@ export function sendJson(api: Client, method: string, path: string, payload: unk
   const raw = JSON.stringify(payload);
   return api.call(method, path, raw === undefined ? '' : raw, { 'content-type': 'application/json' });
 }
-
-export const newTicket = (overrides: Record<string, unknown> = {}) => ({
-  subject: 'Printer is on fire',
-  customerEmail: 'customer@example.com',
-  customerName: 'Casey Customer',
-  body: 'It started smoking this morning.',
-  ...overrides,
-});

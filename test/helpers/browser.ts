@@ -1,10 +1,11 @@
 // Debian's Chromium, driven by puppeteer-core, for the tests of the pages Deskflow serves
 // (/docs, /console). Every page's requests are recorded, so a test can prove it talked to
 // Deskflow only.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { expect } from 'vitest';
 import { useFixture } from './fixture.ts';
 
 /** Debian's chromium (`npm test` provisions it; `npm run provision` alone); CHROMIUM_PATH names another build. */
@@ -116,4 +117,47 @@ export async function drag(page: Page, from: string, to: string): Promise<void> 
   await page.mouse.down();
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
   await page.mouse.up();
+}
+
+/** The canvas node of id `id` in the workflow editor. */
+export const node = (id: string) => `.react-flow__node[data-id="${id}"]`;
+
+/** What went wrong in the page: script errors and CSP refusals (a refused request's own 4xx log line is expected). */
+export const problemsOf = (page: ConsolePage) => page.problems.filter((p) => !p.includes('Failed to load resource'));
+
+/** The run status of every node the run view paints, by node id. */
+export const runStatuses = (page: ConsolePage) =>
+  page.$$eval('[data-node-id]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), e.getAttribute('data-run-status')])));
+
+/** Adds a node from the palette below the selected node `below` (`entry`: e.g. 'action:add_tag') and waits for the new node `added`. */
+export async function addFromPalette(page: Page, below: string, entry: string, added: string): Promise<void> {
+  await page.click(node(below));
+  await page.click(`[data-palette="${entry}"]`);
+  await page.waitForSelector(node(added));
+}
+
+/** How a console test ends: the page met no problem (see problemsOf), and is closed. */
+export async function closeChecked(page: ConsolePage): Promise<void> {
+  expect(problemsOf(page)).toEqual([]);
+  await page.close();
+}
+
+/**
+ * A screenshot for the docs (docs/images/`name`), taken only when CONSOLE_SCREENSHOTS is set:
+ * `CONSOLE_SCREENSHOTS=1 npx vitest run test/console`. `prepare` (clicks that frame the
+ * picture) runs only then too.
+ */
+export async function screenshotForDocs(page: Page, name: string, opts: { fullPage?: boolean; prepare?: () => Promise<void> } = {}): Promise<void> {
+  if (!process.env.CONSOLE_SCREENSHOTS) return;
+  const dir = resolve('docs/images');
+  mkdirSync(dir, { recursive: true });
+  await opts.prepare?.();
+  await page.screenshot({ path: join(dir, name), ...(opts.fullPage ? { fullPage: true } : {}) });
+}
+
+/** Selects the node `id` and fits the canvas to the view, then lets it settle: a picture's framing. */
+export async function frameNode(page: Page, id: string): Promise<void> {
+  await page.click(node(id));
+  await page.click('.react-flow__controls-fitview');
+  await new Promise((done) => setTimeout(done, 400));
 }

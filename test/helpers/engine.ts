@@ -13,10 +13,10 @@ import { createLogger } from '../../src/logger.ts';
 import { connectTemporal, TemporalEngine, type TemporalSettings } from '../../temporal/client.ts';
 import { startWorker, type RunningWorker } from '../../temporal/worker.ts';
 import { TemporalSchedules } from '../../temporal/schedules.ts';
-import { client, createWorkspace, newTicket, type Client, type TestWorkspace } from './app.ts';
+import { newWorkspace, type Client, type TestWorkspace } from './app.ts';
+import { activeWorkflow, openTicket } from './api.ts';
 import { useFixture } from './fixture.ts';
-import { pollUntil } from './poll.ts';
-import { paths, triggerNode } from './workflows.ts';
+import { eventually } from './poll.ts';
 import { testSecrets } from './mailbox.ts';
 
 // Workers log failed activities and workflows at WARN; tests provoke many on purpose.
@@ -112,40 +112,10 @@ export function useTemporalConnection(): Connection {
   return useFixture(() => Connection.connect({ address: inject('temporalAddress') }), (connection) => connection.close());
 }
 
-/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  return pollUntil(check, { timeoutMs, intervalMs: 100, timedOut: (last) => new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`) });
-}
-
-/** The executions of a workflow once `count` of them have finished. */
-export async function finishedExecutions(api: Client, workflowId: string, count = 1, timeoutMs = 20_000) {
-  return eventually(async () => {
-    const res = await api.get(`/api/workflows/${workflowId}/executions`);
-    const done = (res.body.executions ?? []).filter((e: { status: string }) => ['completed', 'failed', 'cancelled'].includes(e.status));
-    return done.length >= count ? res.body.executions : undefined;
-  }, timeoutMs, `${count} finished execution(s) of workflow ${workflowId}`);
-}
-
-/**
- * Creates an active workflow and returns its id. Its graph: `edges`, as objects or as paths
- * ('start > tag, is-vip >true vip': see paths()), and `nodes`, after a trigger node `start` of
- * `triggerType` unless they hold a trigger of their own.
- */
-export async function activeWorkflow(api: Client, triggerType: string, edges: unknown[] | string, nodes: unknown[], name = 'Test workflow'): Promise<string> {
-  const hasTrigger = nodes.some((n) => (n as { type?: string }).type === 'trigger');
-  const workflowJson = { nodes: hasTrigger ? nodes : [triggerNode(triggerType, 'start'), ...nodes], edges: typeof edges === 'string' ? paths(edges) : edges };
-  const created = await api.post('/api/workflows', { name, triggerType, workflowJson });
-  if (created.status !== 201) throw new Error(`workflow not created: ${JSON.stringify(created.body)}`);
-  const id = created.body.workflow.id as string;
-  const activated = await api.patch(`/api/workflows/${id}`, { isActive: true });
-  if (activated.status !== 200) throw new Error(`workflow not activated: ${JSON.stringify(activated.body)}`);
-  return id;
-}
-
 export async function engineWorkspace(app: EngineApp, members: Array<{ userId: string; role?: 'member' | 'admin' }> = []): Promise<{ ws: TestWorkspace; api: Client }> {
-  const ws = await createWorkspace(app.orm, members);
+  const { ws, api } = await newWorkspace(app, members);
   app.workspaceIds.add(ws.workspaceId);
-  return { ws, api: client(app.baseUrl, ws.key) };
+  return { ws, api };
 }
 
 /** A fresh workspace of `app` with one active workflow (see activeWorkflow). */
@@ -160,55 +130,6 @@ export async function runOnNewTicket(app: EngineApp, edges: unknown[] | string, 
   const { ws, api, workflowId } = await workspaceWithWorkflow(app, 'ticket_created', edges, nodes);
   return { ws, api, workflowId, ticketId: await openTicket(api, ticket) };
 }
-
-export { newTicket };
-
-export type StepView = { nodeId: string; status: string; result?: unknown; error?: string; startedAt: string; completedAt: string | null };
-export type ExecutionView = {
-  id: string;
-  workflowId: string;
-  workflowVersion: number;
-  status: string;
-  triggeredBy: string;
-  ticketId: string | null;
-  startedAt: string;
-  completedAt: string | null;
-  steps: StepView[];
-  error: string | null;
-};
-
-/** GET /api/workflows/:id/executions, newest first. */
-export async function listExecutions(api: Client, workflowId: string): Promise<ExecutionView[]> {
-  const res = await api.get(`/api/workflows/${workflowId}/executions`);
-  if (res.status !== 200) throw new Error(`executions of ${workflowId}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.executions;
-}
-
-/** `[nodeId, status]` of every step, in the order the API lists them. */
-export const stepStates = (execution: ExecutionView) => execution.steps.map((s) => [s.nodeId, s.status]);
-
-export const stepOf = (execution: ExecutionView, nodeId: string) => execution.steps.find((s) => s.nodeId === nodeId);
-
-/** The workflow's (newest) execution once its step for `nodeId` has `status` (e.g. a delay `waiting`). */
-export async function executionAtStep(api: Client, workflowId: string, nodeId: string, status: string, timeoutMs = 20_000): Promise<ExecutionView> {
-  return eventually(async () => {
-    const [execution] = await listExecutions(api, workflowId);
-    return execution && stepOf(execution, nodeId)?.status === status ? execution : undefined;
-  }, timeoutMs, `a ${status} step for node ${nodeId} of workflow ${workflowId}`);
-}
-
-/**
- * The execution of the workflow that went through `nodeId`, once `until` holds for it (default:
- * it finished). Other updates of a ticket start runs of the same workflow that stop earlier.
- */
-export async function runThrough(api: Client, workflowId: string, nodeId: string, until: (e: ExecutionView) => boolean = isFinished, timeoutMs = 30_000): Promise<ExecutionView> {
-  return eventually(async () => {
-    const run = (await listExecutions(api, workflowId)).find((e) => e.steps.some((s) => s.nodeId === nodeId));
-    return run && until(run) ? run : undefined;
-  }, timeoutMs, `the execution of workflow ${workflowId} through node ${nodeId}`);
-}
-
-export const isFinished = (e: ExecutionView) => ['completed', 'failed', 'cancelled'].includes(e.status);
 
 /**
  * Waits until the relay has delivered every event of the workspace and no execution of it is
@@ -230,25 +151,4 @@ export async function settled(app: EngineApp, workspaceId: string, timeoutMs = 2
     timeoutMs,
     `every event of workspace ${workspaceId} delivered and every execution finished`,
   );
-}
-
-/** A ticket as GET /api/v1/tickets/:id shows it. */
-export async function readTicket(api: Client, ticketId: string): Promise<any> {
-  const res = await api.get(`/api/v1/tickets/${ticketId}`);
-  if (res.status !== 200) throw new Error(`ticket ${ticketId}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
-
-/** Every message of a ticket, oldest first. */
-export async function readMessages(api: Client, ticketId: string): Promise<any[]> {
-  const res = await api.get(`/api/v1/tickets/${ticketId}/messages?limit=200`);
-  if (res.status !== 200) throw new Error(`messages of ${ticketId}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
-}
-
-/** Creates a ticket through the API; returns its id. */
-export async function openTicket(api: Client, overrides: Record<string, unknown> = {}): Promise<string> {
-  const res = await api.post('/api/v1/tickets', newTicket(overrides));
-  if (res.status !== 201) throw new Error(`ticket not created: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data.id;
 }

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { expect } from 'vitest';
 import { OutboxEvent } from '../../src/events/entity.ts';
-import type { ApiResponse, Client } from './app.ts';
-import { newTicket } from './app.ts';
+import { WorkspaceService } from '../../src/workspaces/service.ts';
+import { client, type ApiResponse, type TestApp, type TestWorkspace } from './app.ts';
 
 /** The exact public field sets of docs/contract.md and docs/contract.md §1, sorted. */
 export const CREATED_TICKET_FIELDS = ['createdAt', 'customerEmail', 'customerName', 'id', 'priority', 'source', 'status', 'subject'];
@@ -23,6 +23,13 @@ export const TICKET_FIELDS = [
 export const MESSAGE_FIELDS = ['body', 'bodyHtml', 'createdAt', 'direction', 'id', 'senderEmail', 'senderName', 'ticketId'];
 
 export const keysOf = (o: object): string[] => Object.keys(o).sort();
+
+/** A body that is exactly `{ [key]: an object of exactly `fields` }` (sorted); returns that object. */
+export function expectOnly(body: any, key: string, fields: string[]): any {
+  expect(keysOf(body)).toEqual([key]);
+  expect(keysOf(body[key])).toEqual(fields);
+  return body[key];
+}
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -69,32 +76,37 @@ export function expectJson(res: { headers: Headers | Record<string, unknown> }):
   expect(type).toMatch(/^application\/json/);
 }
 
-/** Creates a ticket through the API and returns the creation response's data. */
-export async function createTicket(api: Client, overrides: Record<string, unknown> = {}): Promise<any> {
-  const res = await api.post('/api/v1/tickets', newTicket(overrides));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
+/** A request to one endpoint: method, path and a body that would succeed with a good key. */
+export type Endpoint = readonly [method: string, path: string, body: unknown];
+
+/**
+ * docs/contract.md §1: every one of `endpoints`, asked with `headers` (no good key), answers
+ * 401 unauthorized, in JSON, with WWW-Authenticate: Bearer.
+ */
+export async function expectUnauthorized(baseUrl: string, endpoints: readonly Endpoint[], headers: Record<string, string>): Promise<void> {
+  const anonymous = client(baseUrl);
+  for (const [method, path, body] of endpoints) {
+    const res = await anonymous.call(method, path, body, headers);
+    expectError(res, 401, 'unauthorized');
+    expectJson(res);
+    expect(res.headers.get('www-authenticate'), `${method} ${path}`).toBe('Bearer');
+  }
 }
 
-/** Reads a ticket back through the API. */
-export async function getTicket(api: Client, id: string): Promise<any> {
-  const res = await api.get(`/api/v1/tickets/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-}
-
-/** Moves a ticket to `status` (and asserts that it worked). */
-export async function setStatus(api: Client, id: string, status: string): Promise<any> {
-  const res = await api.patch(`/api/v1/tickets/${id}`, { status });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-}
-
-/** Every message of a ticket (up to 200), oldest first, with the list's total. */
-export async function allMessages(api: Client, id: string): Promise<{ data: any[]; total: number; truncated: boolean }> {
-  const res = await api.get(`/api/v1/tickets/${id}/messages?limit=200`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+/**
+ * docs/contract.md §1: a revoked key is refused from then on on every one of `endpoints`, while
+ * another key of the workspace keeps working. Both keys are new: the first reads `paths.before`
+ * before it is revoked, the other `paths.after` after.
+ */
+export async function expectRevokedKeyRefused(app: TestApp, ws: TestWorkspace, endpoints: readonly Endpoint[], paths: { before: string; after: string }): Promise<void> {
+  const workspaces = new WorkspaceService(app.orm.em.fork());
+  const doomed = await workspaces.createKey(ws.workspaceId, 'doomed');
+  const spare = await workspaces.createKey(ws.workspaceId, 'spare');
+  expect((await client(app.baseUrl, doomed.key).get(paths.before)).status).toBe(200);
+  expect(await workspaces.revokeKey(doomed.id)).toBe(true);
+  await app.keysCaughtUp();
+  await expectUnauthorized(app.baseUrl, endpoints, { authorization: `Bearer ${doomed.key}` });
+  expect((await client(app.baseUrl, spare.key).get(paths.after)).status).toBe(200);
 }
 
 /** Outbox rows, oldest first. */

@@ -19,3 +19,8 @@ export async function pollUntil<T>(
     await new Promise((resolve) => setTimeout(resolve, opts.intervalMs));
   }
 }
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  return pollUntil(check, { timeoutMs, intervalMs: 100, timedOut: (last) => new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`) });
+}

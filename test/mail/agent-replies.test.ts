@@ -1,14 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OutboxEvent } from '../../src/events/entity.ts';
-import { createLogger } from '../../src/logger.ts';
 import { MailDelivery, MailMessage } from '../../src/mail/entity.ts';
-import { PendingMailDeliveries } from '../../src/mail/outbound.ts';
 import { ReplyService } from '../../src/mail/replies.ts';
 import { Message } from '../../src/messages/entity.ts';
-import { engineWorkspace, eventually, openTicket, readMessages, useEngineApp } from '../helpers/engine.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import { rawMail } from '../helpers/mail-servers.ts';
-import { connectMailbox, startMailWorker, useMailServers } from '../helpers/mailbox.ts';
-import type { MailWorker } from '../../src/mail/mail-worker.ts';
+import { useMailChannel } from '../helpers/mail-channel.ts';
+import { eventually } from '../helpers/poll.ts';
+import { openTicket, readMessages } from '../helpers/api.ts';
 
 /**
  * POST /api/v1/tickets/:id/replies: an agent's reply is an outbound message, delivered by mail
@@ -16,23 +15,10 @@ import type { MailWorker } from '../../src/mail/mail-worker.ts';
  * customer's mail, once, whatever the SMTP server does meanwhile.
  */
 const app = useEngineApp();
-const servers = useMailServers();
-const { dovecot, mailpit } = servers;
-const workers: MailWorker[] = [];
-afterEach(async () => {
-  await mailpit.chaos({});
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
-});
+const { dovecot, mailpit, withMailbox: mailboxOf } = useMailChannel(app);
 
 const MEMBERS = [{ userId: 'agent-7' }, { userId: 'lead-1', role: 'admin' as const }];
-
-async function withMailbox(opts: { plusAddressing?: boolean } = {}) {
-  const { ws, api } = await engineWorkspace(app, MEMBERS);
-  const mailbox = await connectMailbox(app.orm, servers, ws.workspaceId, opts);
-  const worker = startMailWorker(app.orm, new Set([ws.workspaceId]), { deliveries: new PendingMailDeliveries({ orm: app.orm, starter: app.engine, logger: createLogger('silent') }) });
-  workers.push(worker);
-  return { ws, api, mailbox };
-}
+const withMailbox = (opts: { plusAddressing?: boolean } = {}) => mailboxOf(MEMBERS, opts);
 
 const delivery = (messageId: string) => app.orm.em.fork().findOne(MailDelivery, { message: messageId });
 const delivered = (subjectPart: string) => mailpit.messages().then((all) => all.filter((m) => m.Subject.includes(subjectPart)));

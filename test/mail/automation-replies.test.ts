@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.ts';
+import { describe, expect, it } from 'vitest';
 import { MailDelivery, MailMessage } from '../../src/mail/entity.ts';
-import { PendingMailDeliveries } from '../../src/mail/outbound.ts';
-import type { MailWorker } from '../../src/mail/mail-worker.ts';
-import { activeWorkflow, engineWorkspace, eventually, executionAtStep, finishedExecutions, openTicket, readMessages, readTicket, stepOf, useEngineApp } from '../helpers/engine.ts';
+import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import { rawMail } from '../helpers/mail-servers.ts';
-import { connectMailbox, startMailWorker, useMailServers } from '../helpers/mailbox.ts';
+import { useMailChannel } from '../helpers/mail-channel.ts';
+import { activeWorkflow, executionAtStep, finishedExecutions, getTicket, openTicket, readMessages, stepOf } from '../helpers/api.ts';
+import { eventually } from '../helpers/poll.ts';
 
 /**
  * The whole channel on real servers: a customer's mail (Dovecot) becomes a ticket, the
@@ -14,20 +13,7 @@ import { connectMailbox, startMailWorker, useMailServers } from '../helpers/mail
  * of the run: an SMTP outage is waited out and the mail goes out once; a refusal fails the step.
  */
 const app = useEngineApp();
-const servers = useMailServers();
-const { dovecot, mailpit } = servers;
-const workers: MailWorker[] = [];
-afterEach(async () => {
-  await mailpit.chaos({});
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
-});
-
-async function withMailbox() {
-  const { ws, api } = await engineWorkspace(app);
-  const mailbox = await connectMailbox(app.orm, servers, ws.workspaceId);
-  workers.push(startMailWorker(app.orm, new Set([ws.workspaceId]), { deliveries: new PendingMailDeliveries({ orm: app.orm, starter: app.engine, logger: createLogger('silent') }) }));
-  return { ws, api, mailbox };
-}
+const { dovecot, mailpit, withMailbox } = useMailChannel(app);
 
 const sentTo = async (subjectPart: string) => (await mailpit.messages()).filter((m) => m.Subject.includes(subjectPart));
 
@@ -46,7 +32,7 @@ describe('send_reply by mail', () => {
     const { messageId } = stepOf(waiting, 'ack')!.result as { messageId: string };
 
     const [mail] = await sentTo('Printer on fire');
-    const ticket = await readTicket(api, waiting.ticketId!);
+    const ticket = await getTicket(api, waiting.ticketId!);
     const ref = ticket.id.replace(/-/g, '').slice(0, 10);
     expect(mail.Subject).toBe(`Re: Printer on fire [Ticket#${ref}]`);
     expect(mail.From).toEqual({ Name: 'Acme Support', Address: 'support@acme.example' });
@@ -63,7 +49,7 @@ describe('send_reply by mail', () => {
     await dovecot.append(rawMail({ subject: `Re: Printer on fire [Ticket#${ref}]`, inReplyTo: stored.rfcMessageId, references: `<casey-fire@example.com> ${stored.rfcMessageId}`, body: 'Thanks, it is out.' }), { folder: mailbox.folder });
     const [done] = await finishedExecutions(api, workflowId, 1, 20_000);
     expect(stepOf(done, 'wait')).toMatchObject({ status: 'completed', result: true });
-    expect((await readTicket(api, ticket.id)).tags).toEqual(['answered']);
+    expect((await getTicket(api, ticket.id)).tags).toEqual(['answered']);
     expect((await readMessages(api, ticket.id)).map((m) => [m.direction, m.body])).toEqual([
       ['inbound', 'It started smoking this morning.'],
       ['outbound', 'Hi Casey Customer, we got it.'],

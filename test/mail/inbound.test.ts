@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkspace, client, useTestApp } from '../helpers/app.ts';
-import { eventually } from '../helpers/engine.ts';
+import { client, createWorkspace, newWorkspace, useTestApp } from '../helpers/app.ts';
 import { rawMail } from '../helpers/mail-servers.ts';
 import { connectMailbox, startMailWorker, testSecrets, useMailServers } from '../helpers/mailbox.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
 import { Mailbox, MailReceipt } from '../../src/mail/entity.ts';
 import { MailboxService } from '../../src/mail/mailboxes.ts';
 import type { MailWorker } from '../../src/mail/mail-worker.ts';
+import { eventually } from '../helpers/poll.ts';
 
 /**
  * Customer mail into a real Dovecot, read by the mail worker: every mail becomes exactly one
@@ -22,8 +22,7 @@ afterEach(async () => {
 });
 
 async function setUp(opts: { maxMailBytes?: number; pollMs?: number } = {}) {
-  const ws = await createWorkspace(app.orm);
-  const api = client(app.baseUrl, ws.key);
+  const { ws, api } = await newWorkspace(app);
   const mailbox = await connectMailbox(app.orm, servers, ws.workspaceId);
   const scope = new Set([ws.workspaceId]);
   const start = () => {

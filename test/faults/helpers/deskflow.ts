@@ -4,6 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { activateWorkflow, type Caller } from '../../helpers/api.ts';
+import { actionNode, chain, triggerNode } from '../../helpers/graphs.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { processTree, type Proc, type ProcessTracker } from './processes.ts';
@@ -172,24 +174,20 @@ export function eventually<T>(what: string, check: () => Promise<T | undefined>,
   return pollUntil(check, { timeoutMs, intervalMs: 250, timedOut: (last) => new Error(`${what}: not within ${timeoutMs / 1000} s${last ? ` (${String(last)})` : ''}`) });
 }
 
+/** The client of the API steps (test/helpers/api.ts) on this module's requests, which give up after 10 s: a process may be down. */
+export const apiOf = (baseUrl: string, key: string): Caller => ({
+  get: (path) => getJson(baseUrl + path, key),
+  post: (path, body) => postJson(baseUrl + path, key, body),
+  patch: (path, body) => postJson(baseUrl + path, key, body, 'PATCH'),
+});
+
 /** Creates and activates a workflow of `nodes` and `edges` through the API; its id. */
 export async function activeWorkflow(baseUrl: string, key: string, name: string, triggerType: string, nodes: unknown[], edges: unknown[]): Promise<string> {
-  const created = await postJson(`${baseUrl}/api/workflows`, key, { name, triggerType, workflowJson: { nodes, edges } });
-  if (created.status !== 201) throw new Error(`workflow: ${created.status} ${JSON.stringify(created.body)}`);
-  const id = created.body.workflow.id as string;
-  const activated = await postJson(`${baseUrl}/api/workflows/${id}`, key, { isActive: true }, 'PATCH');
-  if (activated.status !== 200) throw new Error(`activate: ${activated.status} ${JSON.stringify(activated.body)}`);
-  return id;
+  return activateWorkflow(apiOf(baseUrl, key), { name, triggerType, workflowJson: { nodes, edges } });
 }
 
 /** The trigger → add_tag graph the lifecycle and idempotency scenarios count runs with. */
-export const tagNewTickets = (tag: string) => ({
-  nodes: [
-    { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-    { id: 'tag', type: 'action', data: { actionType: 'add_tag', tag } },
-  ],
-  edges: [{ source: 'start', target: 'tag' }],
-});
+export const tagNewTickets = (tag: string) => chain(triggerNode('ticket_created', 'start'), actionNode('tag', { actionType: 'add_tag', tag }));
 
 /** What a client that retries a keyed write until it gets a 201 ends up with. */
 export type KeyedWrite = { id: string; lostAnswers: number; replayed: boolean };

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { processInfo, type ProcessInfo } from '../../../src/lifecycle/processes.ts';
+import { everyProcess } from '../../helpers/proc.ts';
 
 /**
  * The process table as the fault tests see it (Linux /proc): who runs, under which parent, with
@@ -8,15 +8,7 @@ import { processInfo, type ProcessInfo } from '../../../src/lifecycle/processes.
  */
 export type Proc = ProcessInfo;
 
-export function allProcesses(): Proc[] {
-  const out: Proc[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const proc = processInfo(Number(entry));
-    if (proc) out.push(proc);
-  }
-  return out;
-}
+export const allProcesses = (): Proc[] => everyProcess(processInfo);
 
 /** `root` and everything below it (children in other sessions included), PostgreSQL's backends left out. */
 export function processTree(root: number): Proc[] {

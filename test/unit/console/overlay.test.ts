@@ -2,19 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { graphToCanvas } from '../../../console/src/model/canvas.ts';
 import { duration, runOverlay } from '../../../console/src/model/overlay.ts';
+import { actionNode, paths, raiseToUrgent, subjectIsUrgent, triggerNode } from '../../helpers/graphs.ts';
 
 const canvas = graphToCanvas({
-  nodes: [
-    { id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } },
-    { id: 'urgent', type: 'condition', data: { field: 'ticket.subject', operator: 'contains', value: 'urgent' } },
-    { id: 'raise', type: 'action', data: { actionType: 'set_priority', priority: 'urgent' } },
-    { id: 'thanks', type: 'action', data: { actionType: 'add_tag', tag: 'calm' } },
-  ],
-  edges: [
-    { source: 'start', target: 'urgent' },
-    { source: 'urgent', target: 'raise', label: 'true' },
-    { source: 'urgent', target: 'thanks', label: 'false' },
-  ],
+  nodes: [triggerNode('ticket_created', 'start'), subjectIsUrgent('urgent'), raiseToUrgent(), actionNode('thanks', { actionType: 'add_tag', tag: 'calm' })],
+  edges: paths('start > urgent, urgent >true raise, urgent >false thanks'),
 } as never);
 const t = '2026-01-31T09:00:00.000Z';
 

@@ -2,24 +2,15 @@
 import { expect } from 'vitest';
 import { validateGraph } from '../../../src/graph/index.ts';
 import type { GraphIssue, TriggerType, WorkflowGraph } from '../../../src/graph/index.ts';
+import { actionNode, conditionNode, edge as graphEdge, graphWith, triggerNode, type Json } from '../../helpers/graphs.ts';
 
-export type Json = Record<string, unknown>;
+export type { Json };
 
-export function trigger(id = 'trigger', triggerType: string = 'ticket_created', extra: Json = {}): Json {
-  return { id, type: 'trigger', data: { triggerType, ...extra } };
-}
-
-export function condition(id: string, data: Json = { field: 'ticket.status', operator: 'equals', value: 'open' }): Json {
-  return { id, type: 'condition', data };
-}
-
-export function action(id: string, data: Json = { actionType: 'add_tag', tag: 'x' }): Json {
-  return { id, type: 'action', data };
-}
-
-export function edge(source: string, target: string, label?: string): Json {
-  return label === undefined ? { source, target } : { source, target, label };
-}
+// The builders of test/helpers/graphs.ts, in the argument order these tests use.
+export const trigger = (id = 'trigger', triggerType: string = 'ticket_created', extra: Json = {}): Json => triggerNode(triggerType, id, extra);
+export const condition = conditionNode;
+export const action = (id: string, data: Json = { actionType: 'add_tag', tag: 'x' }): Json => actionNode(id, data);
+export const edge = (source: string, target: string, label?: string): Json => graphEdge(source, target, label as 'true' | 'false' | undefined);
 
 /** Issues of an input that must fail validation. */
 export function issuesOf(input: unknown, triggerType: TriggerType = 'ticket_created'): GraphIssue[] {
@@ -44,6 +35,4 @@ export function expectValid(input: unknown, triggerType: TriggerType = 'ticket_c
 }
 
 /** A graph of the trigger plus one node of the given data, linked trigger → node. */
-export function withNode(node: Json): Json {
-  return { nodes: [trigger(), node], edges: [edge('trigger', String(node.id))] };
-}
+export const withNode = (node: Json): Json => graphWith(node);
