@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { toolEnv } from './scripts/test-tools.ts';
 
 // The binaries `npm test` provisioned (scripts/provision.ts), for whatever the environment does not name.
-Object.assign(process.env, toolEnv());
+Object.assign(process.env, toolEnv(process.env.DESKFLOW_TEST_TEMPORAL === 'cluster' ? 'cluster' : 'test'));
 
 /**
  * Two tiers. `unit` (test/unit): pure logic and fakes, no database and no Temporal, so it runs

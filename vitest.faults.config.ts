@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { toolEnv } from './scripts/test-tools.ts';
 
 // The binaries `npm run test:faults` provisioned (scripts/provision.ts), for whatever the environment does not name.
-Object.assign(process.env, toolEnv());
+Object.assign(process.env, toolEnv('faults'));
 
 /**
  * `npm run test:faults`: real processes (`npm run start…`, the embedded PostgreSQL, the Temporal

@@ -199,10 +199,8 @@ export class HttpClient {
   }
 
   /** The verbs of the tests' API steps (test/helpers/api.ts): the status and the body (JSON parsed when it is JSON). */
-  get = (path: string) => this.answer({ method: 'GET', path });
   post = (path: string, body?: unknown) => this.answer({ method: 'POST', path, body });
   patch = (path: string, body?: unknown) => this.answer({ method: 'PATCH', path, body });
-  delete = (path: string) => this.answer({ method: 'DELETE', path });
 
   private async answer(call: Omit<HttpCall, 'expect'>): Promise<{ status: number; body: any }> {
     const { status, text } = await this.exchange(call);

@@ -7,11 +7,15 @@
 //
 //   node scripts/mail-sandbox.ts [--imap-port 3143] [--smtp-port 1025] [--web-port 8025]
 import { parseArgs } from 'node:util';
-import { manualInstall, toolEnv, toolOf } from './test-tools.ts';
+import { manualInstall, toolOf } from './test-tools.ts';
 import { startDovecot, startMailpit, type Dovecot, type Mailpit } from '../test/helpers/mail-servers.ts';
 
-Object.assign(process.env, toolEnv());
-const missing = [toolOf('DOVECOT_PATH'), toolOf('MAILPIT_PATH')].filter((tool) => !tool.find());
+// Each found once: what the environment does not name, it is pointed at.
+const missing = [toolOf('DOVECOT_PATH'), toolOf('MAILPIT_PATH')].filter((tool) => {
+  const found = tool.find();
+  if (found) process.env[tool.env] ??= found;
+  return !found;
+});
 if (missing.length > 0) {
   console.error(
     [

@@ -88,6 +88,14 @@ function build(tool: GoTool): void {
   if (!tool.find()) throw new Error(`${tool.what} was built but is not found where expected`);
 }
 
+/** Go 1.21 and newer fetch the toolchain a module asks for; an older Go (Debian 12's golang-go is 1.19) cannot build the tools. */
+function checkGoVersion(): void {
+  const version = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  const [major = 0, minor = 0] = (/^go(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+  if (major > 1 || (major === 1 && minor >= 21)) return;
+  throw new Error(`Go ${version || '(unknown version)'} is older than 1.21, which the tools need: install Go 1.21 or newer (https://go.dev/dl), then run this again`);
+}
+
 function main(): void {
   const suites = suitesOf(process.argv.slice(2));
   const missing = TOOLS.filter((tool) => tool.suites.some((s) => suites.includes(s)) && !tool.find());
@@ -101,6 +109,7 @@ function main(): void {
   if (runner === null) stopWithCommand(debian, needsGo ? go : [], suites);
   try {
     if (packages.length > 0) installPackages(packages, runner);
+    if (go.length > 0) checkGoVersion();
     for (const tool of go) build(tool);
   } catch (err) {
     say(err instanceof Error ? err.message : String(err));

@@ -17,7 +17,7 @@ const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const TEMPORAL_SERVER_VERSION = '1.29.1';
 const MAILPIT_VERSION = 'v1.27.11';
 
-/** Built with Go into the cache folder; `build` gets the env to run `go` in (GOBIN set). */
+/** Built with Go into the cache folder; `build` gives the shell commands (GOBIN set in them). */
 export type GoTool = {
   kind: 'go';
   what: string;
@@ -44,7 +44,7 @@ export const toolOf = (env: string): Tool => TOOLS.find((t) => t.env === env)!;
 
 export type Tool = GoTool | DebianTool;
 
-export function isExecutable(file: string | undefined): file is string {
+function isExecutable(file: string | undefined): file is string {
   if (!file) return false;
   try {
     fs.accessSync(file, fs.constants.X_OK);
@@ -73,14 +73,12 @@ function firstFound(env: string, candidates: Array<() => string | undefined>): s
 
 /** A Temporal server binary (`server`, `sql`) of the version the Compose file runs; `go install` builds carry it in --version. */
 function temporalServerBinary(name: string, env: string): string | undefined {
-  return firstFound(env, [
-    () => {
-      const file = goBin(name);
-      if (!isExecutable(file)) return undefined;
-      const out = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 20_000 }).stdout ?? '';
-      return out.split('\n').some((line) => line.endsWith(` version ${TEMPORAL_SERVER_VERSION}`)) ? file : undefined;
-    },
-  ]);
+  const ofVersion = (file: string) => {
+    if (!isExecutable(file)) return undefined;
+    const out = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 20_000 }).stdout ?? '';
+    return out.split('\n').some((line) => line.endsWith(` version ${TEMPORAL_SERVER_VERSION}`)) ? file : undefined;
+  };
+  return firstFound(env, [() => ofVersion(goBin(name)), () => ofVersion(goPathBin(name))]);
 }
 
 /** The Temporal Web UI version of docker-compose.yml (`temporalio/ui:<version>`). */
@@ -139,7 +137,7 @@ export const TOOLS: Tool[] = [
       const version = composeUiVersion();
       return [
         `src="$(mktemp -d)" && module="$(go mod download -json github.com/temporalio/ui-server/v2@v${version} | sed -n 's/^\\t"Dir": "\\(.*\\)",$/\\1/p')"` +
-          ` && cp -r "$module/." "$src" && chmod -R u+w "$src" && (cd "$src" && go build -o "${goBin(`ui-server-${version}`)}" ./cmd/server); status=$?; rm -rf "$src"; exit $status`,
+          ` && [ -n "$module" ] && cp -r "$module/." "$src" && chmod -R u+w "$src" && (cd "$src" && go build -o "${goBin(`ui-server-${version}`)}" ./cmd/server); status=$?; rm -rf "$src"; exit $status`,
       ];
     },
     manual: 'npm run provision -- test',
@@ -191,9 +189,9 @@ function readStamp(file: string): string | undefined {
  * The environment that points the tests at the tools found (TEMPORAL_CLI_PATH, MAILPIT_PATH, …),
  * for the names the environment does not set already. Finds, never installs.
  */
-export function toolEnv(): Record<string, string> {
+export function toolEnv(suite: Suite): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const tool of TOOLS) {
+  for (const tool of TOOLS.filter((t) => t.suites.includes(suite))) {
     if (process.env[tool.env]) continue;
     const found = tool.find();
     if (found) env[tool.env] = found;

@@ -1,4 +1,4 @@
-import Koa, { type Middleware } from 'koa';
+import Koa from 'koa';
 import Router from '@koa/router';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.ts';
@@ -91,16 +91,16 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(webhookRoutes().routes());
 
   // The keyed API: every route under these prefixes answers only with a valid API key (the key's
-  // workspace, its rate limit and usage: src/http/auth.ts), its `auth` below.
+  // workspace, its rate limit and usage: src/http/auth.ts).
   const requireKey = authenticate(deps.keys ?? lookupKeys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
-  const keyed: Array<{ prefix: string; auth: Middleware<AppState>; routes: Router<AppState>[] }> = [
-    { prefix: '/api/v1/tickets', auth: requireKey, routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes()] },
-    { prefix: '/api/workflows', auth: requireKey, routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
-    { prefix: '/api/calendars', auth: requireKey, routes: [calendarRoutes()] },
+  const keyed: Array<{ prefix: string; routes: Router<AppState>[] }> = [
+    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes()] },
+    { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
+    { prefix: '/api/calendars', routes: [calendarRoutes()] },
   ];
-  for (const { prefix, auth, routes } of keyed) {
+  for (const { prefix, routes } of keyed) {
     const mounted = new Router<AppState>({ prefix });
-    mounted.use(auth);
+    mounted.use(requireKey);
     for (const router of routes) mounted.use(router.routes());
     app.use(mounted.routes());
   }

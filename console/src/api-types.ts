@@ -21,6 +21,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A save the API refused for its content, as a page shows it: "Not saved: …", with the issues the page could not place on a field. */
+export function notSaved(refusal: ApiError, unplaced: Issue[]): ApiError {
+  return new ApiError(refusal.status, refusal.code, `Not saved: ${refusal.message}`, unplaced, null);
+}
+
 export type WorkflowListItem = {
   id: string;
   name: string;

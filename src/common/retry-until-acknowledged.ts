@@ -21,7 +21,7 @@ import { errorFields, type Logger } from '../logger.ts';
  */
 
 /** What a hand-over did: the rows Temporal acknowledged, and the failures (row and error). */
-export type HandOffResult<Row> = { acknowledged: Row[]; failed: Array<{ row: Row; error: unknown }> };
+type HandOffResult<Row> = { acknowledged: Row[]; failed: Array<{ row: Row; error: unknown }> };
 
 /** Hands every row to Temporal at once; returns which were acknowledged and which failed. */
 export async function handOffAll<Row>(rows: Row[], handOff: (row: Row) => Promise<void>): Promise<HandOffResult<Row>> {

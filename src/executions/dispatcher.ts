@@ -23,7 +23,7 @@ export type NewExecution = {
 };
 
 /** What the dispatcher starts runs with; `afterCommit` inside a caller's transaction (see createAndStart). */
-export type DispatcherDeps = { engine?: WorkflowEngine; logger?: Logger; afterCommit?: AfterCommit };
+type DispatcherDeps = { engine?: WorkflowEngine; logger?: Logger; afterCommit?: AfterCommit };
 
 /**
  * Creates executions (pinned to their workflow's current version) and starts their runs on the
@@ -40,7 +40,7 @@ export class ExecutionDispatcher {
 
   constructor(em: EntityManager, deps: DispatcherDeps = {}) {
     this.em = em;
-    this.deps = { engine: deps.engine, logger: deps.logger, afterCommit: deps.afterCommit };
+    this.deps = deps;
   }
 
   /**
@@ -139,7 +139,8 @@ export class ExecutionDispatcher {
             { dispatchedAt: null, status: 'pending', ...(workspaceIds ? { workspace: { $in: workspaceIds } } : {}) },
             { orderBy: { startedAt: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE /* skip locked */ },
           );
-          inputs = pending.length > 0 ? await runInputs(em, pending) : inputs;
+          if (pending.length === 0) return [];
+          inputs = await runInputs(em, pending);
           // One whose version is gone cannot start: it stays pending, as it always has.
           return pending.filter((e) => inputs.has(e.id));
         },

@@ -63,7 +63,7 @@ type Marked = Middleware & { [OPERATION]?: OperationSpec; [UNDOCUMENTED]?: strin
  * What a route's handler reads through its operation: the query and the JSON body, validated
  * with the schemas of its spec (a 400 `validation_failed` naming each offending field).
  */
-export type OperationInput<S extends OperationSpec> = (S extends { query: infer Q extends z.ZodType }
+type OperationInput<S extends OperationSpec> = (S extends { query: infer Q extends z.ZodType }
   ? { query(ctx: { query: unknown }): z.output<Q> }
   : unknown) &
   (S extends { body: infer B extends z.ZodType } ? { body(ctx: { request: { body?: unknown } }): z.output<B> } : unknown);

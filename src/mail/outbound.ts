@@ -10,7 +10,7 @@ import type { SecretBox } from './secrets.ts';
 import {
   countAttempt,
   deliveriesToStart,
-  deliveryLastError,
+  deliveryAbout,
   deliveryStatus,
   deliveryToSend,
   insertDelivery,
@@ -166,7 +166,7 @@ export class MailSender {
 
   /** The delivery waited as long as it may (`waited`, e.g. "1 day"): it fails, with the last error it met. Returns that reason. */
   async giveUp(messageId: string, waited: string): Promise<string> {
-    const delivery = await deliveryLastError(this.orm.em.fork(), messageId);
+    const delivery = await deliveryAbout(this.orm.em.fork(), messageId);
     const reason = `The mail to ${delivery?.to ?? 'the customer'} could not be sent for ${waited}; last error: ${delivery?.lastError ?? 'none recorded'}`;
     await this.fail(messageId, reason, null);
     return reason;

@@ -312,15 +312,14 @@ export async function deliveryToSend(em: EntityManager, messageId: string): Prom
   return row ?? null;
 }
 
-/** Who and what a delivery's workflow is about (named in Temporal). */
-export async function deliveryAbout(em: EntityManager, messageId: string): Promise<{ to: string; subject: string } | null> {
-  const [row] = await sql<{ to_address: string; subject: string }>(em, 'select "to_address", "subject" from "mail_deliveries" where "message_id" = $1', [messageId]);
-  return row ? { to: row.to_address, subject: row.subject } : null;
-}
-
-export async function deliveryLastError(em: EntityManager, messageId: string): Promise<{ to: string; lastError: string | null } | null> {
-  const [row] = await sql<{ last_error: string | null; to_address: string }>(em, 'select "last_error", "to_address" from "mail_deliveries" where "message_id" = $1', [messageId]);
-  return row ? { to: row.to_address, lastError: row.last_error } : null;
+/** Who and what a delivery is about (named in Temporal), and the last error it met. */
+export async function deliveryAbout(em: EntityManager, messageId: string): Promise<{ to: string; subject: string; lastError: string | null } | null> {
+  const [row] = await sql<{ to_address: string; subject: string; last_error: string | null }>(
+    em,
+    'select "to_address", "subject", "last_error" from "mail_deliveries" where "message_id" = $1',
+    [messageId],
+  );
+  return row ? { to: row.to_address, subject: row.subject, lastError: row.last_error } : null;
 }
 
 export async function countAttempt(em: EntityManager, messageId: string): Promise<void> {
@@ -375,7 +374,7 @@ export async function deliveriesToStart(
   return rows.map((r) => ({ messageId: r.message_id, to: r.to_address, subject: r.subject, createdAt: pgTimestamp(r.created_at) }));
 }
 
-/** Marks one delivery's workflow started. */
+/** Marks these deliveries' workflows started (those not marked yet). */
 export async function markDeliveriesStarted(em: EntityManager, messageIds: string[]): Promise<void> {
   await sql(em, 'update "mail_deliveries" set "started_at" = now() where "message_id" = any($1) and "started_at" is null', [messageIds]);
 }

@@ -1,3 +1,4 @@
+import type { PendingPass } from '../common/retry-until-acknowledged.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import { errorFields, type Logger } from '../logger.ts';
@@ -12,7 +13,7 @@ import { PgNotifications, type Wakeups } from './wakeups.ts';
 /** Delivers a batch of events; returns how many it claimed. */
 export type BatchDelivery = { deliverBatch(limit: number, workspaceIds?: string[]): Promise<number> };
 /** Starts runs of executions the engine could not take when they were created; returns how many it tried. */
-export type PendingStarter = { startPending(limit: number, workspaceIds?: string[]): Promise<number> };
+export type PendingStarter = { startPending(limit: number, workspaceIds?: string[]): Promise<PendingPass> };
 /** Signals recorded customer replies to their runs; returns how many it tried. */
 export type PendingReplies = { signalPending(limit: number, workspaceIds?: string[]): Promise<number> };
 /**
@@ -145,10 +146,12 @@ export class OutboxRelay {
     if (due) {
       this.lastCatchUpAt = Date.now();
       if (this.startsBlocked() === null) {
-        await this.pending.startPending(this.batchSize, scope).catch((err) => {
-          this.metrics.dispatchFailures += 1;
+        const pass = await this.pending.startPending(this.batchSize, scope).catch((err) => {
           this.logger.warn('starting pending executions failed; will retry', errorFields(err));
+          return null;
         });
+        // A pass that could not run, or that Temporal did not fully take, is a failed dispatch.
+        if (pass === null || pass.failed > 0) this.metrics.dispatchFailures += 1;
       }
       await this.replies.signalPending(this.batchSize, scope).catch((err) => {
         this.logger.warn('passing replies on failed; will retry', errorFields(err));
@@ -223,13 +226,7 @@ export function createOutboxRelay(
     ...deps,
     metrics,
     delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics, startsBlocked: deps.startsBlocked }),
-    pending: {
-      startPending: async (limit, scope) => {
-        const pass = await new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope);
-        if (pass.failed > 0) metrics.dispatchFailures += 1;
-        return pass.claimed;
-      },
-    },
+    pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
     replies: new ReplySignals(deps),
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },

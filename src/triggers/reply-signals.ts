@@ -20,7 +20,7 @@ import { ReplySignal } from './entity.ts';
  */
 
 /** A message_received event, as far as its reply signals need it. */
-export type ReplyEvent = { ticketId: string | null; payload: Record<string, unknown> | null; createdAt: Date };
+type ReplyEvent = { ticketId: string | null; payload: Record<string, unknown> | null; createdAt: Date };
 
 /**
  * Records a customer reply (a message_received event) for every open execution of its ticket,

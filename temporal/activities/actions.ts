@@ -17,7 +17,7 @@ import { toRecord } from './steps.ts';
 import type { ActionInput, ActionOutcome, Activities, BatchAnswer, BatchOutcome } from './types.ts';
 
 /** Sender of replies that workflows send. */
-export const AUTOMATION_SENDER = { email: 'automation@deskflow.invalid', name: 'Deskflow automation' };
+const AUTOMATION_SENDER = { email: 'automation@deskflow.invalid', name: 'Deskflow automation' };
 
 /**
  * The activities that act: ticket actions (with their steps, in one transaction) and outbound
@@ -39,7 +39,8 @@ export function createActionActivities(deps: ActivityDeps): Pick<Activities, 'ru
 /** A ticket action (and, for runGraph, an outbound request), with its step and the steps walked before it. */
 async function takeAction(deps: ActivityDeps, input: ActionInput): Promise<ActionOutcome> {
   const s = servicesOf(deps);
-  const done = await new RunBookkeeping(s.em).findStep(input.executionId, input.nodeId);
+  const steps = new RunBookkeeping(s.em);
+  const done = await steps.findStep(input.executionId, input.nodeId);
   if (done?.status === 'completed') {
     const ticket = input.ticketId ? ticketContext(await s.tickets.get(input.workspaceId, input.ticketId)) : undefined;
     return recordedOutcome(done, ticket);
@@ -50,7 +51,7 @@ async function takeAction(deps: ActivityDeps, input: ActionInput): Promise<Actio
     if (action.actionType === 'http_request') {
       const result = await performHttpRequest(action, `${input.executionId}:${input.nodeId}`, deps.http);
       const step = completedStep(input, result);
-      await new RunBookkeeping(s.em).recordSteps(input.executionId, [...walked, step]);
+      await steps.recordSteps(input.executionId, [...walked, step]);
       return { result, completedAt: step.completedAt!.toISOString() };
     }
     const ticketId = input.ticketId;

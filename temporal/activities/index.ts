@@ -5,10 +5,6 @@ import { createRunActivities } from './runs.ts';
 import { createTickActivities } from './ticks.ts';
 import type { Activities } from './types.ts';
 
-export type { ActivityDeps } from './deps.ts';
-export type { ActionInput, ActionOutcome, Activities, BatchAnswer, BatchOutcome, StepInput } from './types.ts';
-export { AUTOMATION_SENDER } from './actions.ts';
-
 /**
  * The activities of the run workflows (their signatures: ./types.ts). Each opens its own unit
  * of work. An action's effect and its step record commit in one transaction, and a retried

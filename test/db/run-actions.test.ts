@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createActivities, type ActionInput } from '../../temporal/activities/index.ts';
+import { createActivities } from '../../temporal/activities/index.ts';
+import type { ActionInput } from '../../temporal/activities/types.ts';
 import { createLogger } from '../../src/logger.ts';
 import { sql } from '../../src/common/sql.ts';
 import { useTestApp, useWorkspace } from '../helpers/app.ts';

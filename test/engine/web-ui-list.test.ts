@@ -3,10 +3,10 @@
 // Workflow ID (pinned after its status, in the Web UI the Temporal CLI ships and in the Compose
 // file's) and its type, `runAutomation` for every run; so Deskflow's run ids begin with the
 // automation's name and the ticket. Checked on the Web UI of the recommended CLI's dev server
-// and, where TEMPORAL_UI_SERVER_PATH names a Web UI server of the Compose file's version (.ci/run
-// builds one), on that one too, both on the same Temporal server.
+// and, where TEMPORAL_UI_SERVER_PATH names a Web UI server of the Compose file's version (npm test
+// provisions one), on that one too, both on the same Temporal server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -15,10 +15,10 @@ import { Execution } from '../../src/executions/entity.ts';
 import { startDevServer, type DevServer } from '../../temporal/dev-server.ts';
 import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import { freePort } from '../helpers/ports.ts';
-import { repoRoot } from '../cli/run-cli.ts';
 import { canConnect } from '../../temporal/processes.ts';
 import { activeWorkflow, finishedExecutions, openTicket } from '../helpers/api.ts';
 import { actionNode } from '../helpers/graphs.ts';
+import { composeUiVersion } from '../../scripts/test-tools.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -30,7 +30,6 @@ const webUis: Array<{ name: string; url: string; version?: string }> = [];
 let composeUi: ChildProcess | undefined;
 
 /** The Web UI image of docker-compose.yml, e.g. 2.34.0. */
-const composeUiVersion = () => /image: temporalio\/ui:([\d.]+)/.exec(readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8'))![1];
 
 /** A Web UI server (github.com/temporalio/ui-server, `go build ./cmd/server`) on the dev server, as the Compose file runs one. */
 async function startComposeUi(binary: string, grpcAddress: string): Promise<string> {

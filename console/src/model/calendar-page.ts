@@ -4,7 +4,7 @@
 // makes the calls). Unit-tested in test/unit/console/calendar-page.test.ts.
 
 import { WEEKDAYS, type Weekday } from '../../../src/graph/index.ts';
-import { ApiError } from '../api-types.ts';
+import { ApiError, notSaved } from '../api-types.ts';
 import { calendarForm, placeCalendarIssues, type Calendar, type CalendarForm, type CalendarIssues, type HoursRow } from './calendar-form.ts';
 
 export type CalendarPageState = {
@@ -89,7 +89,7 @@ export function calendarPageReducer(state: CalendarPageState, action: CalendarPa
 function refusal(error: unknown, form: CalendarForm): Pick<CalendarPageState, 'error'> & Partial<CalendarPageState> {
   if (!(error instanceof ApiError && error.code === 'validation_failed')) return { error };
   const issues = placeCalendarIssues(error.details, form);
-  return { issues, error: new ApiError(error.status, error.code, `Not saved: ${error.message}`, issues.general, null) };
+  return { issues, error: notSaved(error, issues.general) };
 }
 
 export function editCalendarForm(form: CalendarForm, edit: CalendarEdit): CalendarForm {

@@ -5,7 +5,7 @@
 // from the state by the functions below it. Unit-tested in test/unit/console/editor.test.ts.
 
 import { validateGraph, type TriggerType, type WorkflowGraph } from '../../../src/graph/index.ts';
-import { ApiError, type Workflow, type WorkflowPatch } from '../api-types.ts';
+import { ApiError, notSaved, type Workflow, type WorkflowPatch } from '../api-types.ts';
 import { canvasToGraph, connect, copy, freshNodeId, paste, relabelEdges, removeNodes, sameGraph, type Canvas, type CanvasNode, type Clip, type XY } from './canvas.ts';
 import { newActionData, newConditionData } from './fields.ts';
 import * as H from './history.ts';
@@ -183,7 +183,7 @@ function answered(state: EditorState, action: Answer): EditorState {
 function refusal(error: unknown, canvas: Canvas): Pick<EditorState, 'error'> & Partial<EditorState> {
   if (!(error instanceof ApiError && error.code === 'validation_failed')) return { error };
   const placed = placeIssues(error.details, canvas);
-  return { serverIssues: { canvas, issues: placed }, error: new ApiError(error.status, error.code, `Not saved: ${error.message}`, placed.general, null) };
+  return { serverIssues: { canvas, issues: placed }, error: notSaved(error, placed.general) };
 }
 
 type Edit = Exclude<EditorAction, Answer | { type: 'loaded' | 'loadFailed' | 'activationFailed' | 'showTab' | 'overlay' | 'dismiss' }>;

@@ -1,3 +1,4 @@
+import type { PendingPass } from '../../../src/common/retry-until-acknowledged.ts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.ts';
 import { OutboxRelay, type BatchDelivery, type ExpiredRows, type PendingStarter } from '../../../src/triggers/relay.ts';
@@ -29,10 +30,10 @@ class FakeDelivery implements BatchDelivery {
 class FakePending implements PendingStarter {
   calls = 0;
   failing = false;
-  async startPending(): Promise<number> {
+  async startPending(): Promise<PendingPass> {
     this.calls += 1;
     if (this.failing) throw new Error('engine unavailable');
-    return 0;
+    return { claimed: 0, acknowledged: 0, failed: 0 };
   }
 }
 
