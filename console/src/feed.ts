@@ -7,6 +7,8 @@ import { backoffMs, liveEventOf, newSseParser, parseSse, type FeedState, type Li
 
 /** The server comments every 15 s; three of them missed means the connection is gone. */
 const SILENCE_MS = 45_000;
+/** A connection that lasted this long was a good one: the next break starts the waits afresh. */
+const STEADY_MS = 10_000;
 
 export type FeedHandlers = {
   onEvent: (event: LiveEvent) => void;
@@ -29,6 +31,7 @@ async function run(handlers: FeedHandlers, stopped: AbortSignal): Promise<void> 
     const stop = () => connection.abort();
     stopped.addEventListener('abort', stop);
     let silence: ReturnType<typeof setTimeout> | undefined;
+    let connectedAt: number | null = null;
     const heard = () => {
       clearTimeout(silence);
       silence = setTimeout(stop, SILENCE_MS);
@@ -37,7 +40,7 @@ async function run(handlers: FeedHandlers, stopped: AbortSignal): Promise<void> 
       const res = await openEventStream(lastEventId, connection.signal);
       if (res.status === 401) return;
       if (!res.ok || !res.body) throw new Error(`feed answered ${res.status}`);
-      failures = 0;
+      connectedAt = Date.now();
       handlers.onState('live');
       heard();
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -61,7 +64,8 @@ async function run(handlers: FeedHandlers, stopped: AbortSignal): Promise<void> 
       stopped.removeEventListener('abort', stop);
     }
     if (stopped.aborted) return;
-    failures += 1;
+    // A feed that keeps closing at once is a failure each time, so its waits grow.
+    failures = connectedAt !== null && Date.now() - connectedAt >= STEADY_MS ? 1 : failures + 1;
     handlers.onState('down');
     await pause(backoffMs(failures, Math.random()), stopped);
   }

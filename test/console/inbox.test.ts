@@ -55,6 +55,7 @@ describe('the inbox and the ticket page', () => {
     await rowsAre(page, [invoice, printer]);
 
     // / goes to the search box; the word finds the one ticket.
+    await page.click('h1');
     await page.keyboard.press('/');
     await waitForFocus(page, 'q');
     await page.keyboard.type('printer');
