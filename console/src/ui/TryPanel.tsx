@@ -7,7 +7,7 @@ import { formatInstant, wallTimeToInstant } from '../model/time.ts';
 import { missingTicket, pickedTicket } from '../model/try.ts';
 import { simulatedKind } from '../model/run-words.ts';
 import { useCalendars } from './calendars.tsx';
-import { TicketName, useTicketSubjects } from './tickets.tsx';
+import { TicketSubject, useTicketSubjects } from './tickets.tsx';
 import { ErrorBanner, Json, StepStatus, Time, Until } from './common.tsx';
 
 type Props = {
@@ -324,7 +324,7 @@ function BacktestForm({ workflow, dirty, canvas, onOverlay }: Props) {
                 {result.sample.map((s, i) => (
                   <li key={i}>
                     <button type="button" className={`link${shown === i ? ' active' : ''}`} onClick={() => setShown(i)}>
-                      <Time at={s.at} /> {s.ticketId && <TicketName id={s.ticketId} subjects={subjects} />}
+                      <Time at={s.at} /> {s.ticketId && <TicketSubject id={s.ticketId} subjects={subjects} />}
                     </button>
                   </li>
                 ))}

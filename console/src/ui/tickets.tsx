@@ -33,3 +33,8 @@ export function TicketName({ id, subjects }: { id: string; subjects: ReadonlyMap
     </a>
   );
 }
+
+/** A ticket's subject as text (inside a button, where a link may not go). */
+export function TicketSubject({ id, subjects }: { id: string; subjects: ReadonlyMap<string, string> }) {
+  return <span className="user-text" data-ticket-id={id}>{subjects.get(id) ?? `ticket ${id.slice(0, 8)}`}</span>;
+}
