@@ -25,10 +25,12 @@ export const STREAMED: Readonly<Record<string, FeedType>> = {
 };
 export const STREAMED_TYPES: readonly string[] = Object.keys(STREAMED);
 
-/** A note as its outbox row carries it, and as the feed sends it. */
-export const publicNote = z
-  .strictObject({ id: uuid(), ticketId: uuid(), authorId: z.string(), body: z.string(), createdAt: timestamp() })
-  .meta({ id: 'Note' });
+/**
+ * A note as its outbox row carries it, and as the feed sends it: the fields POST …/notes
+ * answers. (Inline in the document, without a schema name of its own: that is the notes
+ * resource's to give.)
+ */
+export const publicNote = z.strictObject({ id: uuid(), ticketId: uuid(), authorId: z.string(), body: z.string(), createdAt: timestamp() });
 
 /** The `data:` of every event, as JSON. */
 export const feedEventData = z
