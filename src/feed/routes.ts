@@ -63,6 +63,20 @@ export function eventRoutes(deps: { feed?: EventFeed; keys: KeyAuthenticator; lo
       }
     }
 
+    const headers = {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      // Proxies that buffer answers (nginx) pass this one on as it is written.
+      'X-Accel-Buffering': 'no',
+    };
+    // HEAD has no body to stream: the headers say the stream would open.
+    if (ctx.method === 'HEAD') {
+      ctx.status = 200;
+      ctx.set(headers);
+      ctx.body = '';
+      return;
+    }
+
     // The key of this request, checked again while the stream lasts: a revoked key's stream ends.
     const presented = /^Bearer[ \t]+(\S+)/i.exec(ctx.get('authorization'))![1];
     const { em } = ctx.state.services;
@@ -89,12 +103,7 @@ export function eventRoutes(deps: { feed?: EventFeed; keys: KeyAuthenticator; lo
     // A response error means the client is gone; its 'close' ends the stream.
     ctx.res.on('error', () => {});
     if (!events.ended) {
-      ctx.res.writeHead(200, {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-cache, no-transform',
-        // Proxies that buffer answers (nginx) pass this one on as it is written.
-        'X-Accel-Buffering': 'no',
-      });
+      ctx.res.writeHead(200, headers);
       ctx.res.flushHeaders();
     }
     void events.begin(subscription, start, feed.store, workspaceId);

@@ -150,6 +150,13 @@ describe('GET /api/v1/events', () => {
     expect(await resumed.next(0, 1)).toEqual([events[1]]);
   });
 
+  it('answers HEAD with the stream’s headers, without opening one', async () => {
+    const res = await fetch(`${app.baseUrl}/api/v1/events`, { method: 'HEAD', headers: { authorization: `Bearer ${ws.key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await res.text()).toBe('');
+  });
+
   it('answers 401 without a valid key, before any stream', async () => {
     expectError(await refusal(app.baseUrl, {}), 401, 'unauthorized');
     expectError(await refusal(app.baseUrl, { key: 'dfk_0000000000000000_notakeynotakeynotakeynotakeynotakeynotakey1' }), 401, 'unauthorized');
