@@ -104,7 +104,8 @@ export class EventFeed {
   async close(): Promise<void> {
     this.closed = true;
     this.quiet();
-    for (const clients of this.subscribers.values()) for (const subscriber of clients) subscriber.close();
+    // Each stream unsubscribes as it ends.
+    for (const clients of [...this.subscribers.values()]) for (const subscriber of [...clients]) subscriber.close();
     this.subscribers.clear();
     await this.wakeups?.stop();
     await this.reading;
@@ -123,7 +124,7 @@ export class EventFeed {
     this.wakeups.start(() => this.kick());
   }
 
-  /** From the newest event on: a client without a cursor gets what happens after it connected. */
+  /** Reads begin at the newest row readable now; each stream leaves out for itself what is older than its client (src/feed/stream.ts). */
   private async start(): Promise<void> {
     const spell = this.spell;
     const head = await this.source.head();

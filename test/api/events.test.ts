@@ -33,7 +33,10 @@ describe('GET /api/v1/events', () => {
     expect(stream.headers.get('cache-control')).toBe('no-cache, no-transform');
 
     const { id } = await createTicket(api);
+    const committedAt = Date.now();
     const [created] = await stream.next(0, 1);
+    // Within 2 s of the commit (in practice milliseconds: the outbox's notification wakes the feed).
+    expect(Date.now() - committedAt).toBeLessThan(2_000);
     expect(created.event).toBe('ticket.created');
     expect(keysOf(created.data)).toEqual(['at', 'ticket', 'ticketId', 'type']);
     expect(created.data).toMatchObject({ type: 'ticket.created', ticketId: id });
