@@ -2,9 +2,12 @@ import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
+import { EventFeed } from './feed/hub.ts';
+import { OutboxFeedSource } from './feed/store.ts';
 import type { Shutdown } from './lifecycle/shutdown.ts';
 import type { Logger } from './logger.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
+import { PgNotifications } from './triggers/wakeups.ts';
 import { CachedKeys } from './workspaces/key-cache.ts';
 import { WorkspaceService } from './workspaces/service.ts';
 import type { TemporalEngine } from '../temporal/client.ts';
@@ -34,6 +37,13 @@ export async function startApiSide(deps: {
 }): Promise<void> {
   const { orm, config, shutdown, engine } = deps;
   const keys = await shutdown.start('api keys', async () => new CachedKeys(deps.databaseUrl), (cache) => cache.close());
+  // Reads the outbox (and listens on its channel) only while a client is connected.
+  const feed = new EventFeed({
+    source: new OutboxFeedSource(orm),
+    wakeups: new PgNotifications(deps.databaseUrl),
+    logger: deps.logger,
+    streamsPerWorkspace: config.eventStreamsPerWorkspace,
+  });
   const app = createApp({
     orm,
     config,
@@ -42,6 +52,7 @@ export async function startApiSide(deps: {
     schedules: deps.schedules,
     mailDelivery: engine,
     keys,
+    feed,
     readiness: [
       {
         name: 'temporal',
@@ -57,6 +68,9 @@ export async function startApiSide(deps: {
   });
   // Listening first: a taken port fails the start before a first workspace and its once-only key exist.
   await shutdown.start('http', () => listen(app, config), closeServer);
+  // Stopped before the server closes: open streams end (their clients reconnect elsewhere with
+  // Last-Event-ID), so they do not hold the close up.
+  shutdown.add('event streams', () => feed.close());
   if (deps.embedded) await greetFirstRun(orm, config);
   console.log(`Deskflow API listening on http://localhost:${config.port}`);
 }

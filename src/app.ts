@@ -25,6 +25,8 @@ import { webhookRoutes } from './triggers/webhook-routes.ts';
 import { replyRoutes } from './mail/reply-routes.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { calendarRoutes } from './calendars/routes.ts';
+import { eventRoutes } from './feed/routes.ts';
+import type { EventFeed } from './feed/hub.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
@@ -51,6 +53,8 @@ export type AppDeps = {
   temporalMetricsUrl?: string;
   /** Settings of the console page (GET /console): where the Temporal Web UI is. */
   console?: ConsoleOptions;
+  /** The event feed of this process (GET /api/v1/events); without one that route answers 503. */
+  feed?: EventFeed;
 };
 
 /** Builds the HTTP application; never listens (server.ts and the tests do). */
@@ -92,9 +96,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   // The keyed API: every route under these prefixes answers only with a valid API key (the key's
   // workspace, its rate limit and usage: src/http/auth.ts).
-  const requireKey = authenticate(deps.keys ?? lookupKeys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
+  const keys = deps.keys ?? lookupKeys;
+  const requireKey = authenticate(keys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
   const keyed: Array<{ prefix: string; routes: Router<AppState>[] }> = [
     { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes()] },
+    { prefix: '/api/v1/events', routes: [eventRoutes({ feed: deps.feed, keys, logger: deps.logger })] },
     { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
     { prefix: '/api/calendars', routes: [calendarRoutes()] },
   ];

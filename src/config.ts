@@ -39,6 +39,7 @@ const envSchema = z.object({
   TEMPORAL_METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(200),
   RATE_LIMIT_BURST: z.coerce.number().min(0).default(2000),
+  EVENT_STREAMS_PER_WORKSPACE: z.coerce.number().int().min(1).max(100_000).default(100),
   DB_POOL_MAX: z.coerce.number().int().min(1).default(10),
   OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
   EXECUTION_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
@@ -77,6 +78,8 @@ export type Config = {
     setupOnStart: boolean;
   };
   rateLimit: { perSecond: number; burst: number };
+  /** Open GET /api/v1/events streams a workspace may have on one API process. */
+  eventStreamsPerWorkspace: number;
   dbPoolMax: number;
   /** Days a delivered event is kept (backtests replay them) before the relay purges it. */
   outboxRetentionDays: number;
@@ -126,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       setupOnStart: e.TEMPORAL_SETUP_ON_START === 'true',
     },
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
+    eventStreamsPerWorkspace: e.EVENT_STREAMS_PER_WORKSPACE,
     dbPoolMax: e.DB_POOL_MAX,
     outboxRetentionDays: e.OUTBOX_RETENTION_DAYS,
     executionRetentionDays: e.EXECUTION_RETENTION_DAYS,

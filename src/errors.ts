@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  too_many_streams: 429,
   internal_error: 500,
   unavailable: 503,
 } as const;
@@ -73,6 +74,12 @@ export const unsupportedMediaType = () =>
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', 'Too many requests for this API key; retry later.', undefined, {
     'Retry-After': String(retryAfterSeconds),
+  });
+
+/** One more event stream than a workspace may keep open on one server (GET /api/v1/events). */
+export const tooManyStreams = (limit: number) =>
+  new AppError(429, 'too_many_streams', `This workspace already has ${limit} open event streams on this server; close one, or retry later.`, undefined, {
+    'Retry-After': '5',
   });
 
 export const unavailable = (message = 'A dependency of the service is unavailable; retry later.') =>

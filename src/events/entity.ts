@@ -22,6 +22,13 @@ const OutboxEventSchema = defineEntity({
     deliveredAt: p.datetime(3).nullable(),
     attempts: p.integer().default(0),
     lastError: p.text().nullable(),
+    /**
+     * The writing transaction's id (a column default: no writer sets it). The event feed reads
+     * in (txid, created_at, id) order, only below the oldest transaction still running, so an
+     * event a long transaction commits late is never passed over (src/feed/store.ts). Null on
+     * rows written before the column existed: they come before every cursor.
+     */
+    txid: p.string().columnType('xid8').nullable().defaultRaw('pg_current_xact_id()').lazy(),
   },
   // Wakes the relay at once (LISTEN deskflow_outbox) for writers that do not after their commit
   // (src/common/commit-signals.ts). Created with its function by a migration;
@@ -48,6 +55,8 @@ const OutboxEventSchema = defineEntity({
       name: 'outbox_events_delivered_idx',
       expression: 'create index "outbox_events_delivered_idx" on "outbox_events" ("created_at") where "delivered_at" is not null',
     },
+    // The event feed's order and cursor (GET /api/v1/events).
+    { name: 'outbox_events_feed_idx', properties: ['txid', 'createdAt', 'id'] },
     // Counts the deliveries the loop guard stopped for GET /metrics without reading the table.
     {
       name: 'outbox_events_loop_guard_idx',

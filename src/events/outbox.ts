@@ -15,11 +15,14 @@ export type NewEvent = { workspaceId: string; type: EventType; ticketId: string 
  * woken once it has committed.
  */
 export function eventsInsert(events: NewEvent[]): Statement {
+  // Ids ascending in the order of the events: readers that order by (txid, created_at, id), as
+  // the event feed does, see the events of one change (which share their time) as they were written.
+  const ids = events.map(() => newId()).sort();
   return {
     text: `insert into "outbox_events" ("id", "workspace_id", "type", "ticket_id", "payload", "created_at", "attempts") values ${events
       .map((_, i) => `($${i * 6 + 1}, $${i * 6 + 2}, $${i * 6 + 3}, $${i * 6 + 4}, $${i * 6 + 5}, $${i * 6 + 6}, 0)`)
       .join(', ')}`,
-    parameters: events.flatMap((event) => [newId(), event.workspaceId, event.type, event.ticketId, JSON.stringify({ ...event.payload, cause: causeOf(event.actor) }), event.at]),
+    parameters: events.flatMap((event, i) => [ids[i], event.workspaceId, event.type, event.ticketId, JSON.stringify({ ...event.payload, cause: causeOf(event.actor) }), event.at]),
     wakes: OUTBOX_CHANNEL,
   };
 }

@@ -75,6 +75,7 @@ export function openApiDocument(app: Koa): OpenApiDocument {
         { name: 'Messages', description: 'The messages of a ticket; customer replies (§3).' },
         { name: 'Workflows', description: 'Automation workflows: a trigger, conditions and actions (§4, §5).' },
         { name: 'Executions', description: 'Runs of a workflow: by hand, by webhook, and their steps (§4, §8).' },
+        { name: 'Events', description: 'The live feed of the workspace’s ticket changes, as server-sent events (GET /api/v1/events).' },
         { name: 'Calendars', description: 'Business hours: when the desk is open, for workflows that count open time (Calendars).' },
         { name: 'Service', description: 'Health, readiness, metrics and this reference; no API key.' },
       ],

@@ -17,6 +17,7 @@ const WHEN: Record<ErrorCode, string> = {
   payload_too_large: 'the body is over the limit',
   unsupported_media_type: 'the body is not sent as `application/json` in UTF-8',
   rate_limited: 'the key has used up its request rate; retry after `Retry-After` seconds',
+  too_many_streams: 'the workspace has as many open event streams on this server as it may; close one, or retry after `Retry-After` seconds',
   internal_error: 'never on purpose: any 500 is a bug',
   unavailable: 'the database (or another dependency) does not answer; retry later',
 };

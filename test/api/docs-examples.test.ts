@@ -56,6 +56,19 @@ describe('the examples of the docs', () => {
     expect(stdout).toContain("triggeredBy: 'webhook'");
   });
 
+  it('the live events watch a change as it happens, then resume after the last id with the change missed', async () => {
+    const { stdout, id: ticket } = await runKeeping('TICKET', [
+      block('watching the events', (b) => b.includes('EVENTS=$(curl -sN --max-time')),
+      block('resuming after the last id', (b) => b.startsWith('LAST_ID=$(')),
+    ]);
+    const events = [...stdout.matchAll(/^id: (\S+)\nevent: (\S+)\ndata: (.+)$/gm)].map(([, id, event, data]) => ({ id, event, data: JSON.parse(data) }));
+    // The watch saw the update it waited for, then the resumed stream the one made while nobody watched.
+    expect(events.map((e) => [e.event, e.data.ticketId, e.data.ticket.priority, e.data.ticket.status])).toEqual([
+      ['ticket.updated', ticket, 'urgent', 'open'],
+      ['ticket.updated', ticket, 'urgent', 'pending'],
+    ]);
+  });
+
   it('"Remind, then close" creates its calendar, then an active workflow that counts its open hours, as written', async () => {
     const { stdout, id: calendarId } = await runKeeping('CALENDAR', [
       block('the business-hours calendar', (b) => b.startsWith('CALENDAR=$(')),

@@ -10,6 +10,7 @@ import { checkedClient, fetchDocument, ResponseChecker, type OpenApi } from '../
 import { UNKNOWN_ID } from '../helpers/workflows.ts';
 import { expectStatus, newTicket, uniqueName } from '../helpers/api.ts';
 import { actionNode, conditionNode, edge, runnable, triggerNode } from '../helpers/graphs.ts';
+import { EventStreamClient, refusal } from '../helpers/event-stream.ts';
 
 const app = useTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
 let doc: OpenApi;
@@ -147,6 +148,27 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await api.delete(`/api/workflows/${user.id}`), 204);
     expectStatus(await api.delete(`/api/calendars/${id}`), 204);
     expectStatus(await api.get(`/api/calendars/${id}`), 404);
+  });
+
+  it('the event stream: its events’ data, and its errors', async () => {
+    const { key } = await createWorkspace(app.orm);
+    const stream = await EventStreamClient.open(app.baseUrl, { key });
+    checker.check('GET', '/api/v1/events', { status: 200, headers: stream.headers, body: undefined });
+    const own = checkedClient(app.baseUrl, checker, key);
+    const id = (await own.post('/api/v1/tickets', newTicket())).body.data.id;
+    expectStatus(await own.patch(`/api/v1/tickets/${id}`, { status: 'closed' }), 200);
+    expectStatus(await own.post(`/api/v1/tickets/${id}/messages`, { body: 'Thanks!', senderEmail: 'customer@example.com' }), 201);
+    const events = await stream.next(0, 3);
+    expect(events.map((e) => e.event)).toEqual(['ticket.created', 'ticket.updated', 'message.added']);
+    for (const event of events) checker.checkStreamedData('GET', '/api/v1/events', 200, event.data);
+    expect(() => checker.checkStreamedData('GET', '/api/v1/events', 200, { ...events[0].data, workspaceId: UNKNOWN_ID })).toThrow(/does not match/);
+    stream.close();
+
+    for (const [opts, status] of [[{ key, lastEventId: 'nope' }, 400], [{}, 401]] as const) {
+      const refused = await refusal(app.baseUrl, opts);
+      expect(refused.status).toBe(status);
+      checker.check('GET', '/api/v1/events', { status: refused.status, headers: refused.headers, body: refused.body });
+    }
   });
 
   it('rate limiting (429 with Retry-After)', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openOrm } from '../../src/db/orm.ts';
 import { processInfo } from '../../src/lifecycle/processes.ts';
 import { createWorkspace } from '../helpers/app.ts';
+import { EventStreamClient } from '../helpers/event-stream.ts';
 import { freePort } from '../helpers/ports.ts';
 import { ownDatabase, startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 
@@ -73,6 +74,10 @@ describe('SIGTERM behind a load balancer', () => {
     const ws = await createWorkspace(orm);
     const readyz = poll(`${baseUrl}/readyz`, 50);
     const tickets = poll(`${baseUrl}/api/v1/tickets`, 50, { authorization: `Bearer ${ws.key}` });
+    // An open event stream (the console's) must not hold the stop up.
+    const stream = await EventStreamClient.open(baseUrl, { key: ws.key });
+    let streamEndedAt = 0;
+    void stream.ended.then(() => (streamEndedAt = Date.now()));
     // Serving and ready, as the balancer sees it, before the signal.
     while (readyz.seen.filter((s) => s.status === 200).length < 5 || tickets.seen.filter((s) => s.status === 200).length < 5) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -80,6 +85,7 @@ describe('SIGTERM behind a load balancer', () => {
     const signalledAt = Date.now();
     server.signal('SIGTERM');
     const { code } = await server.exited;
+    const exitedAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 300));
     await Promise.all([readyz.stop(), tickets.stop()]);
     expect(code).toBe(0);
@@ -102,6 +108,12 @@ describe('SIGTERM behind a load balancer', () => {
     const drained = tickets.seen.filter((s) => s.at > signalledAt + 20 && s.at < refusedAt - 200);
     expect(drained.length).toBeGreaterThan(10);
     expect(drained.every((s) => s.status === 200 && s.connection === 'close'), JSON.stringify(drained)).toBe(true);
+
+    // The stream was served through the drain, then ended by the stop: the process went within
+    // moments of the drain (closing the server waits up to 5 s for connections still open).
+    expect(streamEndedAt - signalledAt).toBeGreaterThanOrEqual(1_900);
+    expect(streamEndedAt).toBeLessThanOrEqual(exitedAt + 100);
+    expect(exitedAt - signalledAt).toBeLessThan(2_000 + 2_500);
 
     const output = server.output();
     expect(output).toContain('"msg":"draining: /readyz answers 503, requests are still served","drainSeconds":2');

@@ -5,6 +5,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { inject } from 'vitest';
 import { createApp, type AppDeps } from '../../src/app.ts';
 import { openOrm } from '../../src/db/orm.ts';
+import { EventFeed, type FeedOptions } from '../../src/feed/hub.ts';
+import { OutboxFeedSource } from '../../src/feed/store.ts';
+import { PgNotifications } from '../../src/triggers/wakeups.ts';
 import { createLogger } from '../../src/logger.ts';
 import { CachedKeys } from '../../src/workspaces/key-cache.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
@@ -20,16 +23,22 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-/** The real app on the run's test database, listening on a free port, keeping API keys in memory as the server does. */
-export async function startTestApp(overrides: Partial<AppDeps> = {}): Promise<TestApp> {
+/**
+ * The real app on the run's test database, listening on a free port, keeping API keys in memory
+ * and serving the event feed as the server does (`feed`: its settings).
+ */
+export async function startTestApp(overrides: Partial<AppDeps> = {}, opts: { feed?: FeedOptions } = {}): Promise<TestApp> {
   const orm = await openOrm({ databaseUrl: inject('databaseUrl'), poolMax: 20 });
   const keys = new CachedKeys(inject('databaseUrl'));
   await keys.listening;
+  const logger = overrides.logger ?? createLogger('silent');
+  const feed = new EventFeed({ source: new OutboxFeedSource(orm), wakeups: new PgNotifications(inject('databaseUrl')), logger, ...opts.feed });
   const app = createApp({
     orm,
     config: { rateLimit: { perSecond: 0, burst: 0 } },
-    logger: createLogger('silent'),
+    logger,
     keys,
+    feed,
     ...overrides,
   });
   const server: Server = await new Promise((resolve) => {
@@ -42,6 +51,7 @@ export async function startTestApp(overrides: Partial<AppDeps> = {}): Promise<Te
     koa: app,
     keysCaughtUp: () => keys.caughtUp(),
     close: async () => {
+      await feed.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await keys.close();
@@ -51,8 +61,8 @@ export async function startTestApp(overrides: Partial<AppDeps> = {}): Promise<Te
 }
 
 /** The API fixture of a test file: a TestApp started before the file's tests and closed after them. */
-export function useTestApp(overrides: Partial<AppDeps> = {}): TestApp {
-  return useFixture(() => startTestApp(overrides), (app) => app.close());
+export function useTestApp(overrides: Partial<AppDeps> = {}, opts: { feed?: FeedOptions } = {}): TestApp {
+  return useFixture(() => startTestApp(overrides, opts), (app) => app.close());
 }
 
 export type TestWorkspace = { workspaceId: string; key: string; keyId: string };

@@ -75,6 +75,15 @@ export class ResponseChecker {
       throw new Error(`${where}: body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(res.body)}`);
     }
   }
+
+  /** The `data` of one server-sent event of a stream (`text/event-stream` answered with `status`) against the documented schema. */
+  checkStreamedData(method: string, url: string, status: number, data: unknown): void {
+    const { template, op } = this.operation(method, url);
+    const schema = op.responses[String(status)]?.content?.['text/event-stream']?.schema;
+    if (!schema) throw new Error(`${method} ${template} → ${status}: no text/event-stream schema documented`);
+    const validate = this.ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')));
+    if (!validate(data)) throw new Error(`${method} ${template} → ${status}: event data does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(data)}`);
+  }
 }
 
 /** client() whose every answer is checked against the document. */
