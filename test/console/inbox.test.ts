@@ -5,11 +5,12 @@
 // accessibility violation on either page.
 import { describe, expect, it } from 'vitest';
 import { axeViolations, closeChecked, type ConsolePage, go, hashOf, openConsole, screenshotForDocs, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForFocus, waitForText } from '../helpers/browser.ts';
-import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
+import { newWorkspace, useTestApp } from '../helpers/app.ts';
 import { expectStatus, getTicket, openTicket, readMessages } from '../helpers/api.ts';
 import { eventually } from '../helpers/poll.ts';
 
-const app = useEngineApp();
+// The app as the server runs it, with its event feed; no automation runs in these tests.
+const app = useTestApp();
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
 const MEMBERS = [{ userId: 'agent-7' }, { userId: 'lead-1', role: 'admin' as const }];
@@ -27,6 +28,16 @@ const rowIds = (page: ConsolePage) => page.$$eval('[data-testid=tickets] tbody t
 
 async function rowsAre(page: ConsolePage, ids: string[], timeoutMs = 10_000): Promise<void> {
   await eventually(async () => (JSON.stringify(await rowIds(page)) === JSON.stringify(ids) ? true : undefined), timeoutMs, `rows ${ids.join(', ')}`);
+}
+
+/** Waits until the page has asked nothing for a second (at most 10 s). */
+async function settled(page: ConsolePage): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    const before = page.requested.length;
+    await new Promise((done) => setTimeout(done, 1000));
+    if (page.requested.length === before) return;
+  }
+  throw new Error(`the page kept asking: ${page.requested.slice(-5).join(', ')}`);
 }
 
 /** Clicks somewhere that takes no typing, so the next key is a shortcut. */
@@ -47,7 +58,7 @@ async function shownWithin(page: ConsolePage, selector: string, text: string, ch
 
 describe('the inbox and the ticket page', () => {
   it('finds a ticket by a word, then replies, notes, tags, assigns and solves it without leaving its page', async () => {
-    const { ws, api } = await engineWorkspace(app, MEMBERS);
+    const { ws, api } = await newWorkspace(app, MEMBERS);
     const printer = await openTicket(api, { subject: 'The printer on floor 3 is on fire', customerName: 'Dana', body: 'Smoke everywhere.' });
     const invoice = await openTicket(api, { subject: 'Invoice 42 is missing' });
     const page = await openConsole(chromium.browser, app.baseUrl, ws.key, '#/inbox/open');
@@ -122,7 +133,7 @@ describe('the inbox and the ticket page', () => {
   }, TEST_MS);
 
   it('shows a change made through the API within 2 s, in the inbox and on the ticket page, without polling', async () => {
-    const { ws, api } = await engineWorkspace(app, MEMBERS);
+    const { ws, api } = await newWorkspace(app, MEMBERS);
     const first = await openTicket(api, { subject: 'First ticket' });
     const page = await openConsole(chromium.browser, app.baseUrl, ws.key, '#/inbox/unassigned');
     await rowsAre(page, [first]);
@@ -137,7 +148,8 @@ describe('the inbox and the ticket page', () => {
     await api.patch(`/api/v1/tickets/${first}`, { assignedTo: 'lead-1' });
     await rowsAre(page, [await second], LIVE_MS + 500);
 
-    // Idle: nothing is asked of the API while nothing changes.
+    // Idle: once the last change is read, nothing is asked of the API while nothing changes.
+    await settled(page);
     const before = page.requested.length;
     await new Promise((done) => setTimeout(done, 3000));
     expect(page.requested.slice(before).filter((u) => u.includes('/api/'))).toEqual([]);
@@ -154,7 +166,7 @@ describe('the inbox and the ticket page', () => {
   }, TEST_MS);
 
   it('saves a view of a filter in the browser, with its count, and deletes it', async () => {
-    const { ws, api } = await engineWorkspace(app, MEMBERS);
+    const { ws, api } = await newWorkspace(app, MEMBERS);
     const urgent = await openTicket(api, { subject: 'Urgent one' });
     await api.patch(`/api/v1/tickets/${urgent}`, { priority: 'urgent' });
     await openTicket(api, { subject: 'Calm one' });
@@ -183,7 +195,7 @@ describe('the inbox and the ticket page', () => {
   }, TEST_MS);
 
   it('has no serious or critical accessibility violations on the inbox and the ticket page', async () => {
-    const { ws, api } = await engineWorkspace(app, MEMBERS);
+    const { ws, api } = await newWorkspace(app, MEMBERS);
     const ticketId = await openTicket(api, { subject: 'Accessible ticket', customerName: 'Robin' });
     await api.post(`/api/v1/tickets/${ticketId}/tags`, { tag: 'billing' });
     await api.post(`/api/v1/tickets/${ticketId}/notes`, { authorId: 'agent-7', body: 'A note.' });
