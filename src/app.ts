@@ -25,6 +25,8 @@ import { webhookRoutes } from './triggers/webhook-routes.ts';
 import { replyRoutes } from './mail/reply-routes.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { calendarRoutes } from './calendars/routes.ts';
+import { noteRoutes } from './notes/routes.ts';
+import { memberRoutes } from './workspaces/routes.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
@@ -94,9 +96,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // workspace, its rate limit and usage: src/http/auth.ts).
   const requireKey = authenticate(deps.keys ?? lookupKeys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
   const keyed: Array<{ prefix: string; routes: Router<AppState>[] }> = [
-    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes()] },
+    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), noteRoutes(), ticketExecutionRoutes()] },
     { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
     { prefix: '/api/calendars', routes: [calendarRoutes()] },
+    { prefix: '/api/members', routes: [memberRoutes()] },
   ];
   for (const { prefix, routes } of keyed) {
     const mounted = new Router<AppState>({ prefix });
