@@ -69,6 +69,9 @@ export async function authenticate(db: pg.Pool, presented: string): Promise<stri
 
 const TICKET_COLUMNS =
   '"id", "workspace_id", "subject", "status", "priority", "customer_email", "customer_name", "source", "assigned_to", "resolution_type", "tags", "language", "message_seq", "created_at", "updated_at"';
+const ALIASED_TICKET_COLUMNS = TICKET_COLUMNS.split(', ')
+  .map((c) => `t.${c}`)
+  .join(', ');
 const MESSAGE_COLUMNS = '"id", "ticket_id", "seq", "direction", "sender_email", "sender_name", "body", "body_html", "created_at", "idempotency_key"';
 
 /** TicketService.create: the ticket, its first message and the ticket_created event in one statement. */
@@ -106,10 +109,14 @@ export async function createTicket(db: pg.Pool, workspaceId: string, input: NewT
   return ticket;
 }
 
-/** TicketService.list: one page, newest first, and the total from the counters, at once. */
+/** TicketService.list without filters (src/tickets/list.ts): one page, newest first, and the total from the counters, at once. */
 export async function listTickets(db: pg.Pool, workspaceId: string, page: number, perPage: number): Promise<{ tickets: TicketRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    db.query<TicketRow>(`select ${TICKET_COLUMNS} from "tickets" where "workspace_id" = $1 order by "created_at" desc, "id" desc limit $2 offset $3`, [workspaceId, perPage, (page - 1) * perPage]),
+    db.query<TicketRow>(`select ${ALIASED_TICKET_COLUMNS} from "tickets" t where t."workspace_id" = $1 order by t."created_at" desc, t."id" desc limit $2 offset $3`, [
+      workspaceId,
+      perPage,
+      (page - 1) * perPage,
+    ]),
     db.query<{ total: string | null }>('select sum("count") as "total" from "ticket_counts" where "workspace_id" = $1', [workspaceId]),
   ]);
   return { tickets: rows.rows, total: Number(count.rows[0].total ?? 0) };

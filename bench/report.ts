@@ -55,6 +55,20 @@ export function summarize(r: Results): SummaryRow[] {
       });
     }
   }
+  const filters = r.list.at(-1)?.filters ?? [];
+  const held = filters.filter((f) => f.targetMs !== null);
+  if (held.length > 0) {
+    const worst = held.reduce((a, b) => (b.deskflow.p50Ms > a.deskflow.p50Ms ? b : a));
+    rows.push({
+      measure: `list page 1 at ${size(r.list.at(-1)!.tickets)} tickets, each filter (${held.length}): slowest p50`,
+      deskflow: `${ms(worst.deskflow.p50Ms)} (${worst.label})`,
+      ceiling: '',
+      ratio: '',
+      target: `≤ ${TARGETS.listFilterP50Ms} ms`,
+      met: held.every((f) => f.deskflow.p50Ms <= (f.targetMs ?? Infinity)),
+      brief: `slowest ${ms(worst.deskflow.p50Ms)}`,
+    });
+  }
   const e = r.engine;
   if (e) {
     const vsNothing = ratio(e.burst.executionsPerSecond, e.baselines.doNothing.burst.perSecond);
@@ -196,6 +210,17 @@ function listRows(r: Results): string[][] {
 }
 const listHeader = (r: Results) => ['Tickets', 'page 1: Deskflow p50 · p99', 'page 1: SQL via pg', `page ${r.setup.profile.deepPage}: Deskflow`, `page ${r.setup.profile.deepPage}: SQL via pg`];
 
+function filterRows(r: Results): string[][] {
+  return (r.list.at(-1)?.filters ?? []).map((f) => [
+    f.label,
+    n0(f.total),
+    `${ms(f.deskflow.p50Ms)} · ${ms(f.deskflow.p99Ms)}`,
+    f.targetMs === null ? '—' : `≤ ${f.targetMs} ms`,
+    f.targetMs === null ? '' : metText(f.deskflow.p50Ms <= f.targetMs),
+  ]);
+}
+const filterHeader = (r: Results) => [`Filter, page 1 of ${size(r.list.at(-1)?.tickets ?? 0)}`, 'Total', 'Deskflow p50 · p99', 'Target', 'Met'];
+
 const SUMMARY_HEADER = ['Measure', 'Deskflow', 'Ceiling', 'Ratio', 'Target', 'Met'];
 const metText = (met: boolean | null) => (met === null ? '' : met ? 'yes' : 'NO');
 const summaryCells = (rows: SummaryRow[]) => rows.map((x) => [x.measure, x.deskflow, x.ceiling, x.ratio, x.target, metText(x.met)]);
@@ -217,6 +242,7 @@ export function renderTables(r: Results, rows: SummaryRow[], markdown: boolean):
   const parts = [markdown ? `_${describeRun(r)}_` : describeRun(r), '', table(SUMMARY_HEADER, summaryCells(rows))];
   if (r.requests.length > 0) parts.push('', table(REQUEST_HEADER, requestRows(r)));
   if (r.list.length > 0) parts.push('', table(listHeader(r), listRows(r)));
+  if (r.list.at(-1)?.filters?.length) parts.push('', table(filterHeader(r), filterRows(r)));
   const notes = harnessNotes(r);
   if (notes.length > 0) parts.push('', ...notes.map((n) => (markdown ? `- ${n}` : `Note: ${n}`)));
   if (r.profile === 'quick') parts.push('', 'Quick run: it checks that the harness works; its figures mean nothing.');
@@ -251,6 +277,7 @@ export function harnessErrors(r: Results): string[] {
     for (const run of [p.firstPage.deskflow, p.firstPage.sql, p.deepPage.deskflow, p.deepPage.sql]) {
       if (run.errors > 0) errors.push(`list of ${p.tickets} tickets: ${run.errors} errors, first: ${run.firstError}`);
     }
+    for (const f of p.filters ?? []) if (f.deskflow.errors > 0) errors.push(`list of ${p.tickets} tickets, ${f.label}: ${f.deskflow.errors} errors, first: ${f.deskflow.firstError}`);
   }
   if (r.oneProcess) {
     const o = r.oneProcess;

@@ -9,6 +9,7 @@ import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { ReplyService } from './mail/replies.ts';
 import type { Logger } from './logger.ts';
 import { MessageService, initialMessage } from './messages/service.ts';
+import { NoteService } from './notes/service.ts';
 import { MemberAssignees } from './tickets/assignees.ts';
 import { TicketService } from './tickets/service.ts';
 import { ExecutionDispatcher } from './executions/dispatcher.ts';
@@ -52,6 +53,7 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     workspaces: new WorkspaceService(em),
     tickets,
     messages: new MessageService(em),
+    notes: new NoteService(em),
     workflows: new WorkflowService(em, { runs: executions, calendars, schedules: deps.schedules, logger: deps.logger }),
     executions,
     dispatcher,

@@ -1,5 +1,5 @@
 import { ApiKey, ApiKeyUsage, Member, Workspace } from '../workspaces/entity.ts';
-import { TicketCount } from '../tickets/counts.ts';
+import { TicketCount, TicketTagCount } from '../tickets/counts.ts';
 import { Ticket } from '../tickets/entity.ts';
 import { Message } from '../messages/entity.ts';
 import { OutboxEvent } from '../events/entity.ts';
@@ -10,6 +10,8 @@ import { ReplySignal } from '../triggers/entity.ts';
 import { IdempotencyKey } from '../idempotency/entity.ts';
 import { MailDelivery, Mailbox, MailMessage, MailReceipt } from '../mail/entity.ts';
 import { Calendar } from '../calendars/entity.ts';
+import { Note } from '../notes/entity.ts';
+import { TicketSearch } from '../tickets/search-index.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar];
+export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, Note, TicketSearch, TicketTagCount];

@@ -2,7 +2,14 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { BaseEntity } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 
-export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added'] as const;
+/**
+ * What the outbox records. The first five are the workflow trigger types of the same names;
+ * `message_added` (a message that is no customer reply: an agent's or an automation's reply,
+ * mail from someone else) and `note_added` (an internal note) are for what follows tickets
+ * (the search index, the live feed): no workflow listens to them, and the relay marks them
+ * delivered as it claims them.
+ */
+export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added', 'message_added', 'note_added'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timestamp, uuid } from '../http/response-fields.ts';
 import { publicMessage } from '../messages/presenter.ts';
+import { publicNote } from '../notes/presenter.ts';
 import { publicTicket } from '../tickets/presenter.ts';
 import { encodeCursor, type Position } from './cursor.ts';
 
@@ -10,9 +11,8 @@ export type FeedType = (typeof FEED_TYPES)[number];
 
 /**
  * The outbox types the feed streams, by name, and what each becomes; every other type is not
- * streamed. `message_added` (a message that is not a customer reply, `{ ticket, message }`) and
- * `note_added` (`{ ticket, note }`) are named here before their writers exist: the feed
- * streams them from the first row written.
+ * streamed. `message_added` is a message that is not a customer reply (`{ ticket, message }`),
+ * `note_added` an internal note (`{ ticket, note }`).
  */
 export const STREAMED: Readonly<Record<string, FeedType>> = {
   ticket_created: 'ticket.created',
@@ -24,13 +24,6 @@ export const STREAMED: Readonly<Record<string, FeedType>> = {
   note_added: 'note.added',
 };
 export const STREAMED_TYPES: readonly string[] = Object.keys(STREAMED);
-
-/**
- * A note as its outbox row carries it, and as the feed sends it: the fields POST …/notes
- * answers. (Inline in the document, without a schema name of its own: that is the notes
- * resource's to give.)
- */
-export const publicNote = z.strictObject({ id: uuid(), ticketId: uuid(), authorId: z.string(), body: z.string(), createdAt: timestamp() });
 
 /** The `data:` of every event, as JSON. */
 export const feedEventData = z

@@ -74,7 +74,7 @@ export function operation<S extends OperationSpec>(spec: S): Middleware & Operat
   describedRoute[OPERATION] = spec;
   const reads: Record<string, (ctx: { query?: unknown; request?: { body?: unknown } }) => unknown> = {};
   const { query, body } = spec;
-  if (query) reads.query = (ctx) => validate(query, ctx.query);
+  if (query) reads.query = (ctx) => validate(query, ctx.query, '', 'query parameter');
   if (body) reads.body = (ctx) => validate(body, ctx.request?.body);
   return Object.assign(describedRoute, reads) as Middleware & OperationInput<S>;
 }

@@ -2,20 +2,23 @@ import { z } from 'zod';
 import { validationFailed, type ErrorDetail } from '../errors.ts';
 import { codePointLength } from '../graph/index.ts';
 
-/** Parses `input` with `schema` or throws a 400 `validation_failed` naming each offending field. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, where = ''): z.infer<S> {
+/**
+ * Parses `input` with `schema` or throws a 400 `validation_failed` naming each offending field
+ * (`what` the input's members are called: fields of a body, parameters of a query).
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, where = '', what: 'field' | 'query parameter' = 'field'): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw validationFailed(toDetails(result.error, where));
+  throw validationFailed(toDetails(result.error, where, what));
 }
 
-export function toDetails(error: z.ZodError, where = ''): ErrorDetail[] {
+export function toDetails(error: z.ZodError, where = '', what: 'field' | 'query parameter' = 'field'): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const issue of error.issues) {
     const base = [where, ...issue.path.map(String)].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        details.push({ path: [base, key].filter(Boolean).join('.'), message: `Unknown field "${key}".` });
+        details.push({ path: [base, key].filter(Boolean).join('.'), message: `Unknown ${what} "${key}".` });
       }
     } else {
       details.push({ path: base || '(body)', message: issue.message });
@@ -67,6 +70,41 @@ export function nullableText(opts: { max: number; label: string }) {
 
 /** A query parameter given at most once (a repeated one arrives as an array). */
 export const queryParam = (label: string) => z.string({ error: () => `${label} must be given once.` });
+
+/**
+ * A query parameter that may be given several times (`?priority=high&priority=urgent`), up to
+ * `max`: the list of its values, each checked by `item` (the first broken one is named).
+ * `values` lists what it may be, for the OpenAPI document.
+ */
+export function queryList<T extends z.ZodType<unknown, string>>(label: string, item: T, opts: { max?: number; values?: readonly string[] } = {}) {
+  const max = opts.max ?? 50;
+  return z
+    .union([z.string(), z.array(z.string())])
+    .transform((given, ctx): Array<z.output<T>> => {
+      const values = typeof given === 'string' ? [given] : given;
+      if (values.length > max) {
+        ctx.issues.push({ code: 'custom', input: given, message: `${label} may be given at most ${max} times.` });
+        return z.NEVER;
+      }
+      const out: Array<z.output<T>> = [];
+      for (const value of values) {
+        const parsed = item.safeParse(value);
+        if (!parsed.success) {
+          ctx.issues.push({ code: 'custom', input: value, message: parsed.error.issues[0]?.message ?? `${label} is not valid.` });
+          return z.NEVER;
+        }
+        out.push(parsed.data);
+      }
+      return [...new Set(out)];
+    })
+    .meta({
+      // In the OpenAPI document: a list, sent as the parameter repeated (style form, explode).
+      override: ({ jsonSchema }) => {
+        for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+        Object.assign(jsonSchema, { type: 'array', maxItems: max, items: opts.values ? { type: 'string', enum: [...opts.values] } : { type: 'string' } });
+      },
+    });
+}
 
 /**
  * An integer query parameter: plain decimal digits (leading zeros allowed), from `min` to

@@ -63,8 +63,9 @@ export class MessageService {
   /**
    * Saves a message under the ticket's row lock, which orders the messages of a ticket; the
    * ticket's updatedAt moves to the message's time. A customer reply writes message_received
-   * and reopens a pending or solved ticket (with its ticket_updated event). Returns the ticket
-   * as it is afterwards.
+   * and reopens a pending or solved ticket (with its ticket_updated event); any other message
+   * (an agent's or an automation's reply, mail from someone else) writes message_added, with
+   * the same payload, which starts nothing. Returns the ticket as it is afterwards.
    */
   async add(
     workspaceId: string,
@@ -88,12 +89,14 @@ export class MessageService {
         text: 'update "tickets" set "message_seq" = $2, "updated_at" = $3, "status" = $4, "resolution_type" = $5 where "id" = $1',
         parameters: [ticket.id, ticket.messageSeq, now, ticket.status, ticket.resolutionType],
       };
+      const base = { workspaceId, ticketId: ticket.id, actor, at: now };
       if (!customerReply) {
-        await writeTogether(em, [ticketWrite, messageInsert(message)]);
+        // Not a customer reply: no workflow starts, but the search index and the live feed follow it.
+        const added: NewEvent = { ...base, type: 'message_added', payload: { ticket: ticketContext(ticket), message: presentMessage(message) } };
+        await writeTogether(em, [ticketWrite, messageInsert(message), eventsInsert([added])]);
         return { message, event: 'skipped_sender_mismatch' as const, ticket };
       }
 
-      const base = { workspaceId, ticketId: ticket.id, actor, at: now };
       const events: NewEvent[] = [];
       if (reopens) {
         const changes: Record<string, { from: unknown; to: unknown }> = { status: { from: before.status, to: 'open' } };

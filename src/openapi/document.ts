@@ -73,6 +73,8 @@ export function openApiDocument(app: Koa): OpenApiDocument {
       tags: [
         { name: 'Tickets', description: 'Tickets of the API key’s workspace (docs/contract.md §2).' },
         { name: 'Messages', description: 'The messages of a ticket; customer replies (§3).' },
+        { name: 'Notes', description: 'Internal notes on a ticket: for the team, never sent to the customer.' },
+        { name: 'Members', description: 'The members and admins of the API key’s workspace.' },
         { name: 'Workflows', description: 'Automation workflows: a trigger, conditions and actions (§4, §5).' },
         { name: 'Executions', description: 'Runs of a workflow: by hand, by webhook, and their steps (§4, §8).' },
         { name: 'Events', description: 'The live feed of the workspace’s ticket changes, as server-sent events (GET /api/v1/events).' },

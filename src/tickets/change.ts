@@ -1,9 +1,9 @@
 import type { Actor } from '../actor.ts';
 import { AppError } from '../errors.ts';
-import { codePointLength, type ActionData } from '../graph/index.ts';
+import type { ActionData } from '../graph/index.ts';
 import { resolutionAfter } from './policy.ts';
 import { assigneeId } from './schema.ts';
-import type { ResolutionType, TicketPriority, TicketStatus } from './values.ts';
+import { normalTag, TAG_MAX_LENGTH, type ResolutionType, type TicketPriority, type TicketStatus } from './values.ts';
 
 /** A change to a ticket, from the API or from a workflow action. */
 export type TicketChange = {
@@ -88,7 +88,7 @@ export function ticketChangeOf(action: ActionData): TicketChange {
 }
 
 function checkedTag(tag: string): string {
-  const trimmed = tag.trim();
-  if (trimmed === '' || codePointLength(trimmed, 100) > 100) throw new AppError(400, 'invalid_tag', `"${tag}" is not a valid tag (1-100 characters, not blank).`);
-  return trimmed;
+  const normal = normalTag(tag);
+  if (normal === null) throw new AppError(400, 'invalid_tag', `"${tag}" is not a valid tag (1-${TAG_MAX_LENGTH} characters, not blank).`);
+  return normal;
 }

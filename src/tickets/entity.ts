@@ -29,6 +29,17 @@ const TicketSchema = defineEntity({
   indexes: [
     { name: 'tickets_workspace_created_idx', expression: 'create index "tickets_workspace_created_idx" on "tickets" ("workspace_id", "created_at" desc, "id" desc)' },
     { name: 'tickets_workspace_status_created_idx', expression: 'create index "tickets_workspace_status_created_idx" on "tickets" ("workspace_id", "status", "created_at" desc, "id" desc)' },
+    // The list's filters and sorts (src/tickets/list.ts), where page 1 or the total would
+    // otherwise read the whole workspace. Partial where a plain create does not need them: a
+    // new ticket has no assignee and no tags.
+    { name: 'tickets_workspace_updated_idx', expression: 'create index "tickets_workspace_updated_idx" on "tickets" ("workspace_id", "updated_at" desc, "id" desc)' },
+    { name: 'tickets_workspace_customer_idx', expression: 'create index "tickets_workspace_customer_idx" on "tickets" ("workspace_id", lower("customer_email"))' },
+    {
+      name: 'tickets_workspace_assignee_idx',
+      expression:
+        'create index "tickets_workspace_assignee_idx" on "tickets" ("workspace_id", "assigned_to", "created_at" desc, "id" desc) where "assigned_to" is not null',
+    },
+    { name: 'tickets_tags_idx', expression: 'create index "tickets_tags_idx" on "tickets" using gin ("tags") where "tags" <> \'{}\'' },
   ],
 });
 export class Ticket extends TicketSchema.class {}

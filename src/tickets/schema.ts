@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { email, nullableText, oneOf, queryInteger, queryParam, text } from '../http/validate.ts';
+import { email, nullableText, oneOf, queryInteger, queryList, queryParam, text } from '../http/validate.ts';
 import { userId } from '../workspaces/user-id.ts';
-import { PRIORITIES, SOURCES, STATUSES } from './values.ts';
+import { TICKET_SORTS } from './list.ts';
+import { normalTag, PRIORITIES, SOURCES, STATUSES, TAG_MAX_LENGTH } from './values.ts';
 
 const optionalName = (label: string) => nullableText({ max: 200, label }).optional();
 
@@ -32,9 +33,45 @@ export const updateTicketBody = z
   });
 export type UpdateTicketInput = z.infer<typeof updateTicketBody>;
 
-export const listTicketsQuery = z.object({
+/** A tag as given in a body or a path: trimmed, then 1-100 characters, not blank (the rule of the add_tag action). */
+export function tagName(label: string) {
+  return z
+    .string({ error: (i) => (i.input === undefined ? `${label} is required.` : `${label} must be a string.`) })
+    .transform((given, ctx) => {
+      const tag = normalTag(given);
+      if (tag === null) ctx.issues.push({ code: 'custom', input: given, message: `${label} must be 1-${TAG_MAX_LENGTH} characters once trimmed, and not blank.` });
+      return tag ?? z.NEVER;
+    })
+    .meta({ description: `Trimmed of surrounding whitespace, then 1-${TAG_MAX_LENGTH} characters, not blank.` });
+}
+
+export const addTagBody = z.strictObject({ tag: tagName('tag') });
+export const tagParam = z.object({ tag: tagName('tag') });
+
+export const listTicketsQuery = z.strictObject({
   page: queryInteger('page', { min: 1, max: 2_147_483_647 }).default(1),
   per_page: queryInteger('per_page', { min: 1, max: 100 }).default(20),
   status: queryParam('status').pipe(oneOf(STATUSES, 'status')).optional(),
   workspace_id: queryParam('workspace_id').optional().meta({ description: 'Optional; must be the API key’s workspace (else 403).' }),
+  q: queryParam('q')
+    .pipe(text({ min: 1, max: 200, nonBlank: true, label: 'q' }))
+    .optional()
+    .meta({
+      description:
+        'Full-text search of subjects and messages: words (all of them), "a phrase", `or`, `-word`. Whole words in any letter case, without stemming. Without `sort`, the best match first.',
+    }),
+  customer_email: queryList('customer_email', email('customer_email'))
+    .optional()
+    .meta({ description: 'Repeatable: the ticket’s customer is one of these (any letter case).' }),
+  assigned_to: queryList('assigned_to', userId('assigned_to'))
+    .optional()
+    .meta({ description: 'Repeatable: assigned to one of these: a user id, `ai` (the AI agent) or `none` (no one).' }),
+  priority: queryList('priority', oneOf(PRIORITIES, 'priority'), { values: PRIORITIES }).optional().meta({ description: 'Repeatable: one of these priorities.' }),
+  tag: queryList('tag', tagName('tag')).optional().meta({ description: 'Repeatable: the ticket has every one of these tags.' }),
+  source: queryList('source', oneOf(SOURCES, 'source'), { values: SOURCES }).optional().meta({ description: 'Repeatable: one of these sources.' }),
+  sort: queryParam('sort')
+    .pipe(oneOf(TICKET_SORTS, 'sort'))
+    .optional()
+    .meta({ description: '`-created_at` (the default: newest first), `created_at`, `-updated_at` or `updated_at`; ties by id. With `q` and no sort: best match first.' }),
 });
+export type ListTicketsQuery = z.output<typeof listTicketsQuery>;

@@ -4,10 +4,10 @@ import { newId } from '../ids.ts';
 import { eventsInsert, type NewEvent } from '../events/outbox.ts';
 import { notAssignable, type AssigneeDirectory } from './assignees.ts';
 import { ticketContext } from './context.ts';
-import { countTickets } from './counts.ts';
-import type { TicketStatus } from './values.ts';
+import { tagCountsChange } from './counts.ts';
+import { listTickets, type TicketFilter, type TicketSort } from './list.ts';
 import { inCallersTransaction, writeTogether, type Statement } from '../common/sql.ts';
-import { pageOfTickets, readTicket, ticketInsert, ticketUpdate, type TicketRecord } from './store.ts';
+import { readTicket, ticketInsert, ticketUpdate, type TicketRecord } from './store.ts';
 import { applyTicketChange, type TicketChange } from './change.ts';
 import type { CreateTicketInput } from './schema.ts';
 import type { MessageRecord } from '../messages/store.ts';
@@ -73,13 +73,13 @@ export class TicketService {
     return readTicket(this.em, workspaceId, ticketId);
   }
 
-  /** One page (newest first) plus the total, which counters kept with every write give without counting rows. */
-  async list(workspaceId: string, opts: { page: number; perPage: number; status?: TicketStatus }) {
-    const [tickets, total] = await Promise.all([
-      pageOfTickets(this.em, workspaceId, { limit: opts.perPage, offset: (opts.page - 1) * opts.perPage, status: opts.status }),
-      countTickets(this.em, workspaceId, opts.status),
-    ]);
-    return { tickets, total };
+  /**
+   * One page of the tickets that pass the filter, in the sort's order (newest first by default,
+   * best match first for a search), and the exact number that pass (list.ts says how each is
+   * kept index-backed).
+   */
+  async list(workspaceId: string, opts: { page: number; perPage: number; filter?: TicketFilter; sort?: TicketSort }) {
+    return listTickets(this.em, workspaceId, opts.filter ?? {}, opts.sort, { limit: opts.perPage, offset: (opts.page - 1) * opts.perPage });
   }
 
   /**
@@ -107,6 +107,7 @@ export class TicketService {
     }
     return inCallersTransaction(this.em, async (em) => {
       let ticket = await readTicket(em, workspaceId, ticketId, { forUpdate: true });
+      const tagsBefore = ticket.tags;
       const after: TicketRecord[] = [];
       const events: NewEvent[] = [];
       for (const change of changes) {
@@ -123,7 +124,10 @@ export class TicketService {
         if (applied.changes.status && ticket.status === 'closed') events.push({ ...base, type: 'ticket_closed', payload: { ticket: context } });
         for (const tag of applied.addedTags) events.push({ ...base, type: 'tag_added', payload: { ticket: context, tag } });
       }
-      if (events.length > 0) await writeTogether(em, [ticketUpdate(ticket), eventsInsert(events)]);
+      if (events.length > 0) {
+        const tagCounts = tagCountsChange(workspaceId, tagsBefore, ticket.tags);
+        await writeTogether(em, [ticketUpdate(ticket), eventsInsert(events), ...(tagCounts ? [tagCounts] : [])]);
+      }
       return after;
     });
   }

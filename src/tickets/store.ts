@@ -3,7 +3,6 @@ import { pgTimestamp, sql, type Statement } from '../common/sql.ts';
 import { notFound } from '../errors.ts';
 import { isUuid } from '../ids.ts';
 import type { Ticket } from './entity.ts';
-import type { TicketStatus } from './values.ts';
 
 /**
  * The statements of the ticket paths every request takes (read one, list a page, create),
@@ -32,7 +31,7 @@ export type TicketRecord = Pick<
   | 'updatedAt'
 >;
 
-type TicketRow = {
+export type TicketRow = {
   id: string;
   workspace_id: string;
   subject: string;
@@ -50,8 +49,27 @@ type TicketRow = {
   updated_at: string | Date;
 };
 
-const COLUMNS =
-  '"id", "workspace_id", "subject", "status", "priority", "customer_email", "customer_name", "source", "assigned_to", "resolution_type", "tags", "language", "message_seq", "created_at", "updated_at"';
+const COLUMN_NAMES = [
+  'id',
+  'workspace_id',
+  'subject',
+  'status',
+  'priority',
+  'customer_email',
+  'customer_name',
+  'source',
+  'assigned_to',
+  'resolution_type',
+  'tags',
+  'language',
+  'message_seq',
+  'created_at',
+  'updated_at',
+] as const;
+const COLUMNS = COLUMN_NAMES.map((c) => `"${c}"`).join(', ');
+
+/** The columns of a TicketRow, of the table aliased `alias`. */
+export const ticketColumns = (alias: string): string => COLUMN_NAMES.map((c) => `${alias}."${c}"`).join(', ');
 
 export function ticketFromRow(r: TicketRow): TicketRecord {
   return {
@@ -82,16 +100,6 @@ export async function readTicket(em: EntityManager, workspaceId: string, ticketI
   return ticketFromRow(row);
 }
 
-/** One page of the workspace's tickets (of one status), newest first. */
-export async function pageOfTickets(em: EntityManager, workspaceId: string, opts: { limit: number; offset: number; status?: TicketStatus }): Promise<TicketRecord[]> {
-  const rows = await sql<TicketRow>(
-    em,
-    `select ${COLUMNS} from "tickets" where "workspace_id" = $1${opts.status ? ' and "status" = $4' : ''} order by "created_at" desc, "id" desc limit $2 offset $3`,
-    opts.status ? [workspaceId, opts.limit, opts.offset, opts.status] : [workspaceId, opts.limit, opts.offset],
-  );
-  return rows.map(ticketFromRow);
-}
-
 /** The insert of a new ticket (written with its first message and event: src/tickets/service.ts, create). */
 export function ticketInsert(t: TicketRecord): Statement {
   return {
@@ -116,7 +124,10 @@ export function ticketInsert(t: TicketRecord): Statement {
   };
 }
 
-/** Writes back what a change can change (src/tickets/service.ts, update). */
+/**
+ * Writes back what a change can change (src/tickets/service.ts, update): the only statement that
+ * changes a ticket's tags, which TicketService writes with the tag counters (counts.ts).
+ */
 export function ticketUpdate(t: TicketRecord): Statement {
   return {
     text: 'update "tickets" set "status" = $2, "priority" = $3, "assigned_to" = $4, "resolution_type" = $5, "tags" = $6, "updated_at" = $7 where "id" = $1',

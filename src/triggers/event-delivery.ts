@@ -3,10 +3,12 @@ import type { EventCause } from '../actor.ts';
 import { pgTimestamp, sql } from '../common/sql.ts';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import type { Execution } from '../executions/entity.ts';
+import type { EventType } from '../events/entity.ts';
 import type { RunContext, TriggerType } from '../graph/index.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow } from '../workflows/entity.ts';
 import { ExecutionDispatcher, type NewExecution } from '../executions/dispatcher.ts';
+import { rebuildSearchDocuments, TEXT_EVENTS } from '../tickets/search-index.ts';
 import { loopGuard } from './loop-guard.ts';
 import { recordReplySignals } from './reply-signals.ts';
 
@@ -27,7 +29,7 @@ export const newRelayMetrics = (): RelayMetrics => ({ eventsDelivered: 0, execut
 export type ClaimedEvent = {
   id: string;
   workspace: string;
-  type: TriggerType;
+  type: EventType;
   ticketId: string | null;
   createdAt: Date;
   payload: Record<string, unknown> | null;
@@ -35,15 +37,17 @@ export type ClaimedEvent = {
   heard: boolean;
 };
 
-type ClaimedRow = { id: string; workspace_id: string; type: TriggerType; ticket_id: string | null; created_at: string | Date; payload: Record<string, unknown> | null; heard: boolean };
+type ClaimedRow = { id: string; workspace_id: string; type: EventType; ticket_id: string | null; created_at: string | Date; payload: Record<string, unknown> | null; heard: boolean };
 
 /**
  * Delivers outbox events to the workflows they trigger. In one transaction it claims a batch
  * of undelivered events (FOR UPDATE SKIP LOCKED, so several relays share the work), creates
  * one pending execution per matching active workflow (unless the loop guard stops it) and
  * marks the events delivered, and records customer replies for the ticket's open runs
- * (signalled by ReplySignals); after the commit it starts the runs. Events nothing listens to
- * (most of those an automation's own actions write) are marked delivered by the claim itself.
+ * (signalled by ReplySignals), and rebuilds the search documents of the tickets whose text
+ * the events changed; after the commit it starts the runs. Events nothing listens to (most of
+ * those an automation's own actions write, and message_added and note_added always) are marked
+ * delivered by the claim itself.
  */
 export class EventDelivery {
   readonly metrics: RelayMetrics;
@@ -67,11 +71,12 @@ export class EventDelivery {
     const { claimed, created, replies } = await this.orm.em.fork().transactional(async (em) => {
       const now = new Date();
       const events = await claim(em, limit, now, workspaceIds);
+      await rebuildSearchDocuments(em, textChanged(events));
       const heard = events.filter((e) => e.heard);
       if (heard.length === 0) return { claimed: events.length, created: [] as Execution[], replies: 0 };
       const workflows = await em.find(Workflow, {
         workspace: { $in: [...new Set(heard.map((e) => e.workspace))] },
-        triggerType: { $in: [...new Set(heard.map((e) => e.type))] },
+        triggerType: { $in: [...new Set(heard.map((e) => e.type as TriggerType))] },
         isActive: true,
         deletedAt: null,
       });
@@ -123,10 +128,15 @@ export class EventDelivery {
         this.logger.warn('loop guard: workflow not started', { eventId: event.id, workflowId: workflow.id, ticketId: event.ticketId, reason: stop });
         continue;
       }
-      executions.push({ workflow, triggeredBy: event.type, ticketId: event.ticketId ?? null, eventId: event.id, chain: cause?.chain ?? [], context: contextOf(event) });
+      executions.push({ workflow, triggeredBy: event.type as TriggerType, ticketId: event.ticketId ?? null, eventId: event.id, chain: cause?.chain ?? [], context: contextOf(event) });
     }
     return { executions, note: notes.length ? `loop guard: ${notes.join('; ')}` : null };
   }
+}
+
+/** The tickets whose text (subject, messages) these events changed, each once. */
+function textChanged(events: ClaimedEvent[]): string[] {
+  return [...new Set(events.flatMap((e) => (e.ticketId && TEXT_EVENTS.includes(e.type) ? [e.ticketId] : [])))];
 }
 
 /**

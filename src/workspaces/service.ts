@@ -109,9 +109,13 @@ export class WorkspaceService {
     return member;
   }
 
-  /** The workspace's members and admins, in the order they were added. */
-  async listMembers(workspaceId: string): Promise<Member[]> {
-    return this.em.find(Member, { workspace: workspaceId }, { orderBy: { createdAt: 'asc', userId: 'asc' } });
+  /**
+   * The workspace's members and admins, in the order they were added, or by user id (compared
+   * character by character, the same whatever the database's collation).
+   */
+  async listMembers(workspaceId: string, opts: { orderBy?: 'added' | 'userId' } = {}): Promise<Member[]> {
+    const members = await this.em.find(Member, { workspace: workspaceId }, { orderBy: { createdAt: 'asc', userId: 'asc' } });
+    return opts.orderBy === 'userId' ? members.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0)) : members;
   }
 
   /** Returns false when the user was not a member. */

@@ -22,8 +22,8 @@ const block = (what: string, test: (text: string) => boolean) => {
 const app = useTestApp();
 
 /** The set-up and a ticket, then `steps`, in one bash with a new workspace's key; its standard output. */
-async function runAsReader(steps: string[]): Promise<string> {
-  const { key } = await createWorkspace(app.orm);
+async function runAsReader(steps: string[], members: Array<{ userId: string }> = []): Promise<string> {
+  const { key } = await createWorkspace(app.orm, members);
   const script = [
     block('the set-up', (b) => b.includes('export DESKFLOW_KEY=')),
     // What the reader pastes into the set-up: their key, and here the test server's address.
@@ -44,7 +44,41 @@ async function runKeeping(name: string, steps: string[]): Promise<{ stdout: stri
   return { stdout, id: id! };
 }
 
+/** The JSON documents a run printed, one a line (curl -s prints each answer on a line of its own when followed by `echo`). */
+const answers = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+
 describe('the examples of the docs', () => {
+  it('filters, search, tags, members and notes of the API guide run as written', async () => {
+    const withEcho = (text: string) => text.trim().split('\n').reduce<string[]>((lines, line) => {
+      // Each curl's answer on a line of its own.
+      lines.push(line);
+      if ((line.startsWith('curl ') || line.startsWith('  -d ')) && !line.endsWith('\\')) lines.push('echo');
+      return lines;
+    }, []).join('\n');
+    const stdout = await runAsReader(
+      [
+        block('tagging', (b) => b.includes('/tags" -H')),
+        block('the filters', (b) => b.includes('priority=high&priority=urgent')),
+        block('the customer and tag filter', (b) => b.includes('customer_email=Casey@Example.com')),
+        block('the search', (b) => b.includes('--data-urlencode')),
+        block('the members', (b) => b.startsWith('curl -s "$BASE/api/members"')),
+        block('the notes', (b) => b.startsWith('AGENT=')),
+        block('untagging', (b) => b.includes('-X DELETE "$BASE/api/v1/tickets/$TICKET/tags/')),
+      ].map(withEcho),
+      [{ userId: 'casey-agent' }],
+    );
+    const [tagged, filtered, byCustomer, found, members, note, notes, untagged] = answers(stdout);
+    expect(tagged.data.tags).toEqual(['hardware']);
+    expect(filtered).toEqual({ data: [], pagination: { page: 1, perPage: 20, total: 0 } });
+    expect(byCustomer.data.map((t: { subject: string }) => t.subject)).toEqual(['Printer on fire']);
+    expect(found.data.map((t: { subject: string }) => t.subject)).toEqual(['Printer on fire']);
+    expect(found.pagination).toEqual({ page: 1, perPage: 5, total: 1 });
+    expect(members).toEqual({ members: [{ userId: 'casey-agent', role: 'member' }] });
+    expect(note.data).toMatchObject({ authorId: 'casey-agent', body: 'Customer is on the Pro plan: call before closing.' });
+    expect(notes.data).toEqual([note.data]);
+    expect(untagged.data.tags).toEqual([]);
+  });
+
   it('the Node.js webhook sender runs as written after the shell steps', async () => {
     const { stdout, id: ticket } = await runKeeping('TICKET', [
       block('the webhook workflow', (b) => b.startsWith('HOOK=$(')),

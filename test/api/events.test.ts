@@ -65,6 +65,30 @@ describe('GET /api/v1/events', () => {
     expect(new Set(ids).size).toBe(3);
   });
 
+  it('streams an agent’s reply as message.added, a note as note.added and a tag added or removed as ticket.updated', async () => {
+    await new WorkspaceService(app.orm.em.fork()).addMember(ws.workspaceId, 'agent-feed', 'member');
+    const { id } = await createTicket(api);
+    const stream = await open();
+
+    expect((await api.post(`/api/v1/tickets/${id}/replies`, { authorId: 'agent-feed', body: 'We are on it.' })).status).toBe(201);
+    const [reply] = await stream.next(0, 1);
+    expect(reply).toMatchObject({ event: 'message.added', data: { ticketId: id, message: { direction: 'outbound', body: 'We are on it.' } } });
+    expect(reply.data.message).toEqual((await readMessages(api, id)).at(-1));
+
+    const note = await api.post(`/api/v1/tickets/${id}/notes`, { authorId: 'agent-feed', body: 'Customer is on the premium plan.' });
+    expect(note.status).toBe(201);
+    const [noted] = await stream.next(1, 1);
+    expect(noted).toMatchObject({ event: 'note.added', data: { ticketId: id } });
+    expect(keysOf(noted.data)).toEqual(['at', 'note', 'ticket', 'ticketId', 'type']);
+    expect(noted.data.note).toEqual(note.body.data);
+
+    expect((await api.post(`/api/v1/tickets/${id}/tags`, { tag: 'vip' })).status).toBe(200);
+    expect((await api.delete(`/api/v1/tickets/${id}/tags/vip`)).status).toBe(200);
+    const [tagged, untagged] = await stream.next(2, 2);
+    expect([tagged.event, tagged.data.ticket.tags]).toEqual(['ticket.updated', ['vip']]);
+    expect([untagged.event, untagged.data.ticket.tags]).toEqual(['ticket.updated', []]);
+  });
+
   it('sends a close once, as ticket.updated: the update and the close carry the same ticket', async () => {
     const { id } = await createTicket(api);
     const stream = await open();
@@ -188,7 +212,7 @@ describe('GET /api/v1/events', () => {
     }
     const unknownParameter = await refusal(app.baseUrl, { key: ws.key, query: 'since=yesterday' });
     expectError(unknownParameter, 400, 'validation_failed');
-    expect(unknownParameter.body.error.details).toEqual([{ path: 'since', message: 'Unknown field "since".' }]);
+    expect(unknownParameter.body.error.details).toEqual([{ path: 'since', message: 'Unknown query parameter "since".' }]);
   });
 
   it('sends a keep-alive comment on a quiet stream', async () => {

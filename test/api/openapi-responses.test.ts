@@ -73,6 +73,30 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await anonymous.get('/api/v1/tickets'), 401);
   });
 
+  it('filters and search, tags, notes and members, and their errors', async () => {
+    const id = (await api.post('/api/v1/tickets', newTicket({ subject: 'Scanner jams' }))).body.data.id;
+    expectStatus(await api.get('/api/v1/tickets?q=scanner&priority=medium&priority=high&assigned_to=none&source=api&customer_email=customer@example.com'), 200);
+    expectStatus(await api.get('/api/v1/tickets?tag=vip&sort=-updated_at'), 200);
+    expectStatus(await api.get('/api/v1/tickets?foo=1'), 400);
+    expectStatus(await api.get('/api/v1/tickets?priority=extreme'), 400);
+
+    expectStatus(await api.post(`/api/v1/tickets/${id}/tags`, { tag: 'vip' }), 200);
+    expectStatus(await api.post(`/api/v1/tickets/${id}/tags`, { tag: ' ' }), 400);
+    expectStatus(await api.post(`/api/v1/tickets/${UNKNOWN_ID}/tags`, { tag: 'vip' }), 404);
+    expectStatus(await api.delete(`/api/v1/tickets/${id}/tags/vip`), 200);
+    expectStatus(await api.delete(`/api/v1/tickets/${id}/tags/${'x'.repeat(101)}`), 400);
+    expectStatus(await api.delete(`/api/v1/tickets/${UNKNOWN_ID}/tags/vip`), 404);
+
+    expectStatus(await api.post(`/api/v1/tickets/${id}/notes`, { authorId: 'agent-1', body: 'Internal.' }), 201);
+    expectStatus(await api.post(`/api/v1/tickets/${id}/notes`, { authorId: 'stranger', body: 'Internal.' }), 403);
+    expectStatus(await api.post(`/api/v1/tickets/${id}/notes`, { authorId: 'agent-1', body: '' }), 400);
+    expectStatus(await api.get(`/api/v1/tickets/${id}/notes`), 200);
+    expectStatus(await api.get(`/api/v1/tickets/${UNKNOWN_ID}/notes`), 404);
+
+    expectStatus(await api.get('/api/members'), 200);
+    expectStatus(await anonymous.get('/api/members'), 401);
+  });
+
   it('workflows, executions and webhooks, and their errors', async () => {
     const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
     const manual = await api.post('/api/workflows', { name: uniqueName(), description: 'Tags', ...runnable('manual') });

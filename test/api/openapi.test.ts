@@ -128,6 +128,7 @@ describe('GET /openapi.json', () => {
     expect(ops.filter(({ op }) => op.parameters?.some((p) => p.name === 'Idempotency-Key')).map((o) => o.name).sort()).toEqual([
       'POST /api/v1/tickets',
       'POST /api/v1/tickets/{id}/messages',
+      'POST /api/v1/tickets/{id}/notes',
       'POST /api/v1/tickets/{id}/replies',
       'POST /api/workflows/{id}/trigger',
     ]);
@@ -155,7 +156,9 @@ describe('GET /openapi.json', () => {
       'POST /api/calendars',
       'POST /api/v1/tickets',
       'POST /api/v1/tickets/{id}/messages',
+      'POST /api/v1/tickets/{id}/notes',
       'POST /api/v1/tickets/{id}/replies',
+      'POST /api/v1/tickets/{id}/tags',
       'POST /api/workflows',
       'POST /api/workflows/dry-run',
       'POST /api/workflows/{id}/backtest',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxEvent } from '../../src/events/entity.ts';
-import { client, createWorkspace, useTestApp, useWorkspace } from '../helpers/app.ts';
-import { expectError, outboxEvents } from '../helpers/expect.ts';
+import { client, createWorkspace, deliverEvents, useTestApp, useWorkspace } from '../helpers/app.ts';
+import { expectError, expectValidation, keysOf, outboxEvents } from '../helpers/expect.ts';
 import { allMessages, createTicket, getTicket, newTicket, setStatus } from '../helpers/api.ts';
 
 const app = useTestApp();
@@ -72,13 +72,48 @@ describe('outbox events of the tickets interface', () => {
     expect((await getTicket(api, id)).updatedAt).toBe(before.updatedAt);
   });
 
-  it('writes message_received only for a customer reply', async () => {
+  it('writes message_received only for a customer reply, message_added for anyone else', async () => {
     const { id } = await createTicket(api);
     const emitted = await eventsOf(id, () => reply(id, ' Customer@Example.com '));
     expect(types(emitted)).toEqual(['message_received']);
     expect(emitted[0].payload.message).toMatchObject({ body: 'Still broken', senderEmail: 'Customer@Example.com', ticketId: id });
     expect(emitted[0].payload.ticket).toMatchObject({ id, status: 'open' });
-    expect(await eventsOf(id, () => reply(id, 'someone.else@example.com'))).toEqual([]);
+    const other = await eventsOf(id, () => reply(id, 'someone.else@example.com'));
+    expect(types(other)).toEqual(['message_added']);
+    expect(keysOf(other[0].payload)).toEqual(['cause', 'message', 'ticket']);
+    expect(other[0].payload.message).toMatchObject({ body: 'Still broken', senderEmail: 'someone.else@example.com', direction: 'inbound', ticketId: id });
+    expect(other[0].payload.ticket).toMatchObject({ id, status: 'open', language: null });
+  });
+
+  it('writes message_added for an agent’s reply, and reopens nothing', async () => {
+    const { id } = await createTicket(api);
+    await setStatus(api, id, 'pending');
+    let answer: { body: { data: { id: string } } } | undefined;
+    const rows = await eventsOf(id, async () => {
+      answer = await api.post(`/api/v1/tickets/${id}/replies`, { authorId: 'agent-1', body: 'We are on it.' });
+    });
+    expect(types(rows)).toEqual(['message_added']);
+    expect(rows[0].payload.message).toMatchObject({ id: answer!.body.data.id, direction: 'outbound', body: 'We are on it.' });
+    expect(rows[0].payload.ticket).toMatchObject({ id, status: 'pending' });
+    expect((await getTicket(api, id)).status).toBe('pending');
+  });
+
+  it('message_added and note_added are no trigger types: no workflow listens, the relay marks them delivered', async () => {
+    for (const triggerType of ['message_added', 'note_added']) {
+      expectValidation(await api.post('/api/workflows', { name: `On ${triggerType}`, triggerType }), 'triggerType');
+    }
+    const own = await createWorkspace(app.orm, [{ userId: 'agent-1' }]);
+    const ownApi = client(app.baseUrl, own.key);
+    const { id } = await createTicket(ownApi);
+    await ownApi.post(`/api/v1/tickets/${id}/replies`, { authorId: 'agent-1', body: 'Hello.' });
+    await ownApi.post(`/api/v1/tickets/${id}/notes`, { authorId: 'agent-1', body: 'Internal.' });
+    expect(await deliverEvents(app, own.workspaceId)).toBe(3);
+    const rows = await events(id);
+    expect(types(rows)).toEqual(['message_added', 'note_added', 'ticket_created']);
+    for (const row of rows) expect(row).toMatchObject({ attempts: 1, lastError: null });
+    expect(rows.every((row) => row.deliveredAt !== null)).toBe(true);
+    const executions = await app.orm.em.fork().execute(`select count(*)::int as "n" from "executions" where "ticket_id" = ?`, [id]);
+    expect(executions[0].n).toBe(0);
   });
 
   it.each(['pending', 'solved'])('adds a ticket_updated for the reopen of a %s ticket', async (status) => {

@@ -66,10 +66,10 @@ describe('GET /api/v1/tickets', () => {
     expect(res.body.data.map((t: { id: string }) => t.id)).toEqual(newestFirst().slice(5, 10));
   });
 
-  it('ignores unknown query parameters', async () => {
-    const res = await list('?sort=asc&foo=bar&limit=1&perPage=2');
-    expect(res.status).toBe(200);
-    expect(res.body.pagination).toEqual({ page: 1, perPage: 20, total: 25 });
+  it('refuses unknown query parameters with 400 naming each', async () => {
+    const res = await list('?foo=bar&limit=1&perPage=2');
+    expectValidation(res, 'foo', /Unknown query parameter/);
+    expect(res.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['foo', 'limit', 'perPage']);
   });
 });
 

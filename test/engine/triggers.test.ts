@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { engineWorkspace, runOnNewTicket, settled, useEngineApp, workspaceWithWorkflow } from '../helpers/engine.ts';
-import { activeWorkflow, finishedExecutions, getTicket, listExecutions, openTicket, readMessages, stepOf, stepStates } from '../helpers/api.ts';
+import { activeWorkflow, expectStatus, finishedExecutions, getTicket, listExecutions, openTicket, readMessages, stepOf, stepStates } from '../helpers/api.ts';
 import { actionNode, conditionNode, raiseToUrgent } from '../helpers/graphs.ts';
 
 // Each event trigger type, end to end: a change through the API → the event → an execution
@@ -107,7 +107,7 @@ describe('message_received', () => {
 
 describe('tag_added', () => {
   it("is fired by another workflow's add_tag, with the tag in its context", async () => {
-    const { api } = await engineWorkspace(app);
+    const { ws, api } = await engineWorkspace(app);
     const tagger = await activeWorkflow(api, 'ticket_created', 'start > vip', [actionNode('vip', { actionType: 'add_tag', tag: 'vip' })]);
     const onTag = await activeWorkflow(api, 'tag_added', 'start > is-vip >true high > note', [
       conditionNode('is-vip', { field: 'tag', operator: 'equals', value: 'vip' }),
@@ -123,5 +123,30 @@ describe('tag_added', () => {
     expect(stepOf(execution, 'is-vip')).toMatchObject({ result: true });
     expect(await getTicket(api, ticketId)).toMatchObject({ tags: ['vip'], priority: 'high' });
     expect((await readMessages(api, ticketId)).at(-1)).toMatchObject({ direction: 'outbound', body: 'You are tagged vip.' });
+    // The workflow's reply is a message_added, which no workflow listens to; the relay marks it delivered.
+    const events = await settled(app, ws.workspaceId);
+    const added = events.filter((e) => e.type === 'message_added');
+    expect(added.map((e) => (e.payload.message as { body: string }).body)).toEqual(['You are tagged vip.']);
+    expect(added[0].payload.ticket).toMatchObject({ id: ticketId, priority: 'high' });
+  });
+
+  it('is fired by POST …/tags through the API; a tag the ticket has already fires nothing', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const onTag = await activeWorkflow(api, 'tag_added', 'start > is-vip >true urgent', [
+      conditionNode('is-vip', { field: 'tag', operator: 'equals', value: 'vip' }),
+      actionNode('urgent', { actionType: 'set_priority', priority: 'urgent' }),
+    ]);
+    const ticketId = await openTicket(api);
+    expectStatus(await api.post(`/api/v1/tickets/${ticketId}/tags`, { tag: ' vip ' }), 200);
+
+    const [execution] = await finishedExecutions(api, onTag);
+    expect(execution).toMatchObject({ status: 'completed', triggeredBy: 'tag_added', ticketId });
+    expect(stepOf(execution, 'is-vip')).toMatchObject({ result: true });
+    expect(await getTicket(api, ticketId)).toMatchObject({ tags: ['vip'], priority: 'urgent' });
+
+    expectStatus(await api.post(`/api/v1/tickets/${ticketId}/tags`, { tag: 'vip' }), 200);
+    expectStatus(await api.delete(`/api/v1/tickets/${ticketId}/tags/vip`), 200);
+    await settled(app, ws.workspaceId);
+    expect(await listExecutions(api, onTag)).toHaveLength(1);
   });
 });

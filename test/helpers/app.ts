@@ -12,6 +12,8 @@ import { createLogger } from '../../src/logger.ts';
 import { CachedKeys } from '../../src/workspaces/key-cache.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { useFixture } from './fixture.ts';
+import { EventDelivery } from '../../src/triggers/event-delivery.ts';
+import type { WorkflowEngine } from '../../src/executions/engine.ts';
 
 export type TestApp = {
   baseUrl: string;
@@ -136,4 +138,27 @@ export function withVerbs(call: Call) {
 export function sendJson(api: Client, method: string, path: string, payload: unknown): Promise<ApiResponse> {
   const raw = JSON.stringify(payload);
   return api.call(method, path, raw === undefined ? '' : raw, { 'content-type': 'application/json' });
+}
+
+/** An engine for relays of workspaces without active workflows: nothing is ever started. */
+const noEngine: WorkflowEngine = {
+  start: () => Promise.reject(new Error('no workflow engine in this test')),
+  cancel: () => Promise.reject(new Error('no workflow engine in this test')),
+  signalCustomerReply: () => Promise.resolve(),
+  ping: () => Promise.resolve(),
+};
+
+/**
+ * Delivers the workspace's waiting events as a worker's relay does (marking them delivered,
+ * rebuilding search documents), for API tests that run no relay; returns how many. The
+ * workspace must have no active workflow: no engine runs here.
+ */
+export async function deliverEvents(app: { orm: MikroORM }, workspaceId: string): Promise<number> {
+  const delivery = new EventDelivery({ orm: app.orm, engine: noEngine, logger: createLogger('silent') });
+  let delivered = 0;
+  for (;;) {
+    const claimed = await delivery.deliverBatch(100, [workspaceId]);
+    if (claimed === 0) return delivered;
+    delivered += claimed;
+  }
 }

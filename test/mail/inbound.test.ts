@@ -139,7 +139,8 @@ describe('replies', () => {
     ]);
     expect((await t.api.get(`/api/v1/tickets/${ticket.id}`)).body.data.status).toBe('open');
     const events = (await t.events()).map((e) => e.type).sort();
-    expect(events).toEqual(['message_received', 'ticket_created', 'ticket_updated', 'ticket_updated']);
+    // Pat's mail is no customer reply: a message_added, which starts nothing.
+    expect(events).toEqual(['message_added', 'message_received', 'ticket_created', 'ticket_updated', 'ticket_updated']);
   });
 
   it('thread by the subject reference only when the customer sends it; a stranger starts a new ticket', async () => {
@@ -174,8 +175,10 @@ describe('the reply address', () => {
     expect((await t.messages(ticket.id)).map((m) => m.senderEmail)).toEqual(['casey@example.com', 'pat@example.com']);
     const tickets = await t.tickets();
     expect(tickets.map((x) => x.subject).sort()).toEqual(['Guessing', 'Printer on fire']);
-    // Pat is not the customer: saved only, no customer-reply event.
+    // Pat is not the customer: saved only, no customer-reply event (a message_added, which starts nothing).
     expect((await t.events()).filter((e) => e.type === 'message_received')).toEqual([]);
+    const added = (await t.events()).filter((e) => e.type === 'message_added');
+    expect(added.map((e) => [e.ticketId, (e.payload.message as { senderEmail: string }).senderEmail])).toEqual([[ticket.id, 'pat@example.com']]);
   });
 });
 
