@@ -13,7 +13,7 @@ import { eventually } from '../helpers/poll.ts';
 import { createWorkflow, finishedExecutions, manualRunOnNewTicket, openTicket } from '../helpers/api.ts';
 
 const TEMPORAL_UI = 'http://temporal-ui.example.test:8080';
-const app = useEngineApp({ console: { temporalUiUrl: TEMPORAL_UI, temporalNamespace: 'default' } });
+const app = useEngineApp({ console: { temporalUiUrl: TEMPORAL_UI, temporalNamespace: 'default' }, feed: true });
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
 

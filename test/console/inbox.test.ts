@@ -60,10 +60,14 @@ describe('the inbox and the ticket page', () => {
   it('finds a ticket by a word, then replies, notes, tags, assigns and solves it without leaving its page', async () => {
     const { ws, api } = await newWorkspace(app, MEMBERS);
     const printer = await openTicket(api, { subject: 'The printer on floor 3 is on fire', customerName: 'Dana', body: 'Smoke everywhere.' });
-    const invoice = await openTicket(api, { subject: 'Invoice 42 is missing' });
+    const invoice = await openTicket(api, { subject: 'Invoice 42 is missing', customerName: 'Robin', customerEmail: 'robin@example.com' });
+    await api.patch(`/api/v1/tickets/${invoice}`, { priority: 'high', assignedTo: 'lead-1' });
+    await api.post(`/api/v1/tickets/${invoice}/tags`, { tag: 'billing' });
     const page = await openConsole(chromium.browser, app.baseUrl, ws.key, '#/inbox/open');
     await iAm(page, 'agent-7');
     await rowsAre(page, [invoice, printer]);
+    await waitForText(page, `tr[data-ticket-id="${invoice}"]`, 'billing');
+    await screenshotForDocs(page, 'console-inbox.png');
 
     // / goes to the search box; the word finds the one ticket.
     await page.click('h1');
@@ -71,7 +75,6 @@ describe('the inbox and the ticket page', () => {
     await waitForFocus(page, 'q');
     await page.keyboard.type('printer');
     await rowsAre(page, [printer]);
-    await screenshotForDocs(page, 'console-inbox.png');
 
     // j puts the cursor on it, Enter opens it.
     await page.click('h1');
@@ -124,6 +127,7 @@ describe('the inbox and the ticket page', () => {
     expectStatus(notes, 200);
     expect(notes.body.data).toEqual([expect.objectContaining({ authorId: 'agent-7', body: 'Facilities said 10 minutes.' })]);
     expect(await hashOf(page)).toBe(`#/tickets/${printer}`);
+    await screenshotForDocs(page, 'console-ticket.png');
 
     // Removing the tag is one click too.
     await page.click('[data-tag="fire-hazard"] button');

@@ -69,7 +69,7 @@ export function InboxPage({ viewId, focusSearch }: { viewId: string | null; focu
           <FilterBar key={view.id} filter={filter} onChange={change} members={members} me={me} />
           {changed && (
             <button type="button" className="link" onClick={() => setEdited(null)}>
-              Back to the view as saved
+              Clear the search and filters
             </button>
           )}
           <button type="button" data-action="save-view" onClick={() => setSaving(true)}>Save as a view…</button>
