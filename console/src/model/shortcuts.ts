@@ -3,15 +3,19 @@
 // held (the browser's own shortcuts). In the composer, Ctrl+Enter (⌘+Enter) sends. Pure: a key
 // press in, what it does out. Unit-tested in test/unit/console/shortcuts.test.ts.
 
-/** What the handlers read of a KeyboardEvent. */
+/** What the handlers read of a KeyboardEvent (which is one). */
 export type KeyPress = {
   key: string;
   ctrlKey?: boolean;
   metaKey?: boolean;
   altKey?: boolean;
   /** The element the key went to. */
-  target?: { tagName?: string; isContentEditable?: boolean; type?: string } | null;
+  target?: unknown;
 };
+
+/** What an element the key went to tells of itself. */
+type Target = { tagName?: string; isContentEditable?: boolean; type?: string };
+const asTarget = (target: unknown): Target => (typeof target === 'object' && target !== null ? (target as Target) : {});
 
 export type Command = 'next' | 'previous' | 'open' | 'reply' | 'note' | 'search';
 
@@ -19,12 +23,12 @@ export type Command = 'next' | 'previous' | 'open' | 'reply' | 'note' | 'search'
 const UNTYPED = ['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'];
 
 /** Whether the key goes to a field the agent types in (text, a text area, a select, an editable element). */
-export function isTyping(target: KeyPress['target']): boolean {
-  if (!target) return false;
-  if (target.isContentEditable) return true;
-  const tag = (target.tagName ?? '').toUpperCase();
+export function isTyping(target: unknown): boolean {
+  const { isContentEditable, tagName, type } = asTarget(target);
+  if (isContentEditable) return true;
+  const tag = (tagName ?? '').toUpperCase();
   if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
-  return tag === 'INPUT' && !UNTYPED.includes((target.type ?? 'text').toLowerCase());
+  return tag === 'INPUT' && !UNTYPED.includes((type ?? 'text').toLowerCase());
 }
 
 const KEYS: Record<string, Command> = { j: 'next', k: 'previous', o: 'open', Enter: 'open', r: 'reply', n: 'note', '/': 'search' };
@@ -34,7 +38,7 @@ export function commandOf<C extends Command>(press: KeyPress, allowed: readonly 
   if (press.ctrlKey || press.metaKey || press.altKey) return null;
   if (isTyping(press.target)) return null;
   // Enter on a link or a button is the browser's: it follows or presses that.
-  if (press.key === 'Enter' && ['A', 'BUTTON'].includes((press.target?.tagName ?? '').toUpperCase())) return null;
+  if (press.key === 'Enter' && ['A', 'BUTTON'].includes((asTarget(press.target).tagName ?? '').toUpperCase())) return null;
   const command = KEYS[press.key] as C | undefined;
   return command && allowed.includes(command) ? command : null;
 }

@@ -25,13 +25,7 @@ export function FilterBar({ filter, onChange, members, me }: Props) {
           <option key={s} value={s}>{s}</option>
         ))}
       </select>
-      <select name="priority" aria-label="Priority" value={one(filter.priority)} onChange={(e) => set({ priority: list(e.target.value) })}>
-        <option value="">any priority</option>
-        {(filter.priority?.length ?? 0) > 1 && <option value="*" disabled>{filter.priority!.join(' or ')}</option>}
-        {PRIORITIES.map((p) => (
-          <option key={p} value={p}>{p}</option>
-        ))}
-      </select>
+      <OneOf name="priority" label="Priority" any="any priority" options={PRIORITIES} values={filter.priority} onChange={(priority) => set({ priority })} />
       <select name="assignedTo" aria-label="Assignee" value={one(filter.assignedTo)} onChange={(e) => set({ assignedTo: list(e.target.value) })}>
         <option value="">anyone</option>
         {(filter.assignedTo?.length ?? 0) > 1 && <option value="*" disabled>several</option>}
@@ -46,13 +40,7 @@ export function FilterBar({ filter, onChange, members, me }: Props) {
       </select>
       <ListInput name="tag" label="Tags (all of them, comma-separated)" placeholder="tags" size={12} values={filter.tag} onChange={(tag) => set({ tag })} />
       <ListInput name="customerEmail" label="Customer email (comma-separated)" placeholder="customer email" size={18} values={filter.customerEmail} onChange={(customerEmail) => set({ customerEmail })} />
-      <select name="source" aria-label="Source" value={one(filter.source)} onChange={(e) => set({ source: list(e.target.value) })}>
-        <option value="">any source</option>
-        {(filter.source?.length ?? 0) > 1 && <option value="*" disabled>{filter.source!.join(' or ')}</option>}
-        {SOURCES.map((s) => (
-          <option key={s} value={s}>{s}</option>
-        ))}
-      </select>
+      <OneOf name="source" label="Source" any="any source" options={SOURCES} values={filter.source} onChange={(source) => set({ source })} />
       <select name="sort" aria-label="Order" value={filter.sort ?? ''} onChange={(e) => set({ sort: (e.target.value || undefined) as Sort | undefined })}>
         <option value="">{filter.q?.trim() ? 'best match first' : 'newest first'}</option>
         {SORTS.filter((s) => s !== '-created_at' || filter.q?.trim()).map((s) => (
@@ -60,6 +48,20 @@ export function FilterBar({ filter, onChange, members, me }: Props) {
         ))}
       </select>
     </div>
+  );
+}
+
+/** A filter of one value picked from `options`; a saved view's several values show as one choice, "a or b". */
+function OneOf({ name, label, any, options, values, onChange }: { name: string; label: string; any: string; options: readonly string[]; values: string[] | undefined; onChange: (values: string[] | undefined) => void }) {
+  const several = (values?.length ?? 0) > 1;
+  return (
+    <select name={name} aria-label={label} value={several ? '*' : (values?.[0] ?? '')} onChange={(e) => onChange(e.target.value ? [e.target.value] : undefined)}>
+      <option value="">{any}</option>
+      {several && <option value="*" disabled>{values!.join(' or ')}</option>}
+      {options.map((o) => (
+        <option key={o} value={o}>{o}</option>
+      ))}
+    </select>
   );
 }
 

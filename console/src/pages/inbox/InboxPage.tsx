@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { DEFAULT_VIEW, removeView, sameFilter, saveView, type TicketFilter, type View } from '../../model/inbox.ts';
-import { commandOf, moveCursor } from '../../model/shortcuts.ts';
+import { moveCursor } from '../../model/shortcuts.ts';
 import { href, navigate } from '../../router.ts';
 import { Dialog, ErrorBanner, Loading } from '../../ui/common.tsx';
 import { useMe } from '../../ui/me.tsx';
+import { useShortcuts } from '../../ui/shortcuts.ts';
 import { FilterBar } from './FilterBar.tsx';
 import { TicketTable } from './TicketTable.tsx';
 import { PER_PAGE, useTicketList, useViewCounts, useViews } from './useInbox.ts';
@@ -118,26 +119,14 @@ const countText = (n: number | null | undefined) => (n === undefined ? '…' : n
 function useListKeys(count: number, search: RefObject<HTMLInputElement | null>, viewId: string, page: number): number | null {
   const [cursor, setCursor] = useState<number | null>(null);
   useEffect(() => setCursor(null), [viewId, page]);
-  const latest = useRef({ count, cursor });
-  latest.current = { count, cursor };
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const command = commandOf({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, target: e.target as HTMLElement }, ['next', 'previous', 'open', 'search']);
-      if (!command) return;
-      e.preventDefault();
-      if (command === 'search') return search.current?.focus();
-      const { count: n, cursor: at } = latest.current;
-      if (command === 'open') {
-        if (at !== null) document.querySelector<HTMLAnchorElement>(`a[data-row="${at}"]`)?.click();
-        return;
-      }
-      const next = moveCursor(at, n, command);
-      setCursor(next);
-      if (next !== null) document.querySelector<HTMLAnchorElement>(`a[data-row="${next}"]`)?.focus();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [search]);
+  const row = (i: number) => document.querySelector<HTMLAnchorElement>(`a[data-row="${i}"]`);
+  useShortcuts(['next', 'previous', 'open', 'search'], (command) => {
+    if (command === 'search') return search.current?.focus();
+    if (command === 'open') return cursor !== null && row(cursor)?.click();
+    const next = moveCursor(cursor, count, command);
+    setCursor(next);
+    if (next !== null) row(next)?.focus();
+  });
   return cursor === null || cursor < count ? cursor : null;
 }
 

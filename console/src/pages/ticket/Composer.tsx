@@ -55,7 +55,7 @@ export function Composer({ mode, onMode, me, onSend, textRef }: Props) {
           value={body}
           onChange={(e) => setBody(e.target.value)}
           onKeyDown={(e) => {
-            if (!sendsComposer({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey })) return;
+            if (!sendsComposer(e)) return;
             e.preventDefault();
             void send();
           }}

@@ -17,22 +17,8 @@ export function TicketControls({ ticket, members, me, onUpdate, onAddTag, onRemo
   const assignees = [...new Set([...(members ?? []).map((m) => m.userId), ...(ticket.assignedTo ? [ticket.assignedTo] : [])])].filter((a) => a !== AI);
   return (
     <div className="ticket-controls" role="group" aria-label="Ticket">
-      <label>
-        Status
-        <select name="status" value={ticket.status} onChange={(e) => void onUpdate({ status: e.target.value })}>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>{s}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Priority
-        <select name="priority" value={ticket.priority} onChange={(e) => void onUpdate({ priority: e.target.value })}>
-          {PRIORITIES.map((p) => (
-            <option key={p} value={p}>{p}</option>
-          ))}
-        </select>
-      </label>
+      <Choice label="Status" name="status" value={ticket.status} options={STATUSES} onPick={(status) => void onUpdate({ status })} />
+      <Choice label="Priority" name="priority" value={ticket.priority} options={PRIORITIES} onPick={(priority) => void onUpdate({ priority })} />
       <label>
         Assignee
         <select name="assignedTo" value={ticket.assignedTo ?? ''} onChange={(e) => e.target.value && void onUpdate({ assignedTo: e.target.value })}>
@@ -50,6 +36,19 @@ export function TicketControls({ ticket, members, me, onUpdate, onAddTag, onRemo
       )}
       <Tags tags={ticket.tags} onAdd={onAddTag} onRemove={onRemoveTag} />
     </div>
+  );
+}
+
+function Choice({ label, name, value, options, onPick }: { label: string; name: string; value: string; options: readonly string[]; onPick: (value: string) => void }) {
+  return (
+    <label>
+      {label}
+      <select name={name} value={value} onChange={(e) => onPick(e.target.value)}>
+        {options.map((o) => (
+          <option key={o} value={o}>{o}</option>
+        ))}
+      </select>
+    </label>
   );
 }
 

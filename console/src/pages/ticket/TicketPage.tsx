@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Execution } from '../../api.ts';
 import { runCount } from '../../model/run-words.ts';
-import { commandOf } from '../../model/shortcuts.ts';
 import { timeline, type ComposerMode, type TimelineEntry } from '../../model/ticket-view.ts';
 import { href, navigate } from '../../router.ts';
 import { ErrorBanner, Loading, StatusBadge, Time } from '../../ui/common.tsx';
 import { useMe } from '../../ui/me.tsx';
+import { useShortcuts } from '../../ui/shortcuts.ts';
 import { SlaClocks } from '../../ui/SlaClocks.tsx';
 import { ExecutionTable } from '../RunsPage.tsx';
 import { Composer } from './Composer.tsx';
@@ -22,8 +22,10 @@ export function TicketPage({ ticketId }: { ticketId: string }) {
   const { me, members } = useMe();
   const [mode, setMode] = useState<ComposerMode>('reply');
   const text = useRef<HTMLTextAreaElement>(null);
-  useTicketKeys((m) => {
-    setMode(m);
+  // r and n open the composer in that mode; / goes to the inbox's search box.
+  useShortcuts(['reply', 'note', 'search'], (command) => {
+    if (command === 'search') return navigate(href.search());
+    setMode(command);
     text.current?.focus();
   });
 
@@ -64,23 +66,6 @@ export function TicketPage({ ticketId }: { ticketId: string }) {
       </div>
     </section>
   );
-}
-
-/** r and n open the composer in that mode; / goes to the inbox's search box. */
-function useTicketKeys(compose: (mode: ComposerMode) => void): void {
-  const latest = useRef(compose);
-  latest.current = compose;
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const command = commandOf({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, target: e.target as HTMLElement }, ['reply', 'note', 'search']);
-      if (!command) return;
-      e.preventDefault();
-      if (command === 'search') navigate(href.search());
-      else latest.current(command);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
 }
 
 function Conversation({ entries }: { entries: TimelineEntry[] }) {
