@@ -61,7 +61,7 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     idempotency: new IdempotencyService(em),
     dryRuns: new DryRunService(em),
     replies: new ReplyService(em, { starter: deps.mailDelivery, afterCommit: deps.afterCommit, logger: deps.logger }),
-    approvals: new ApprovalService(em),
+    approvals: new ApprovalService(em, { engine: deps.engine, afterCommit: deps.afterCommit, logger: deps.logger }),
   };
 }
 

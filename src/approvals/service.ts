@@ -1,12 +1,16 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AfterCommit } from '../common/after-commit.ts';
 import { findOr404 } from '../common/find-or-404.ts';
 import { conflict, forbidden, validationFailed } from '../errors.ts';
+import type { WorkflowEngine } from '../executions/engine.ts';
 import { isUuid } from '../ids.ts';
+import { errorFields, type Logger } from '../logger.ts';
 import { Member } from '../workspaces/entity.ts';
 import { Approval } from './entity.ts';
 import { outcomeOf } from './rules.ts';
 import type { DecisionInput, ListApprovalsQuery } from './schema.ts';
+import { ApprovalSignals } from './signals.ts';
 
 /**
  * The approvals of a workspace as the API shows them, and their decisions (docs/api.md,
@@ -14,9 +18,15 @@ import type { DecisionInput, ListApprovalsQuery } from './schema.ts';
  */
 export class ApprovalService {
   private readonly em: EntityManager;
+  private readonly signals: ApprovalSignals | undefined;
+  private readonly afterCommit: AfterCommit | undefined;
+  private readonly logger: Logger | undefined;
 
-  constructor(em: EntityManager) {
+  constructor(em: EntityManager, deps: { engine?: WorkflowEngine; afterCommit?: AfterCommit; logger?: Logger } = {}) {
     this.em = em;
+    this.signals = deps.engine ? new ApprovalSignals({ engine: deps.engine, logger: deps.logger }) : undefined;
+    this.afterCommit = deps.afterCommit;
+    this.logger = deps.logger;
   }
 
   async get(workspaceId: string, approvalId: string): Promise<Approval> {
@@ -40,10 +50,11 @@ export class ApprovalService {
    * Records one approver's decision, under the approval's row lock: a 403 for someone who is not
    * among its approvers or no longer a member or admin, a 409 when it is no longer pending or
    * they have decided already. Answers the approval as it stands after the decision. When this
-   * decision decides it, the same transaction marks the waiting run to be woken.
+   * decision decides it, the waiting run is signalled once the transaction has committed (or by
+   * the relay, should Temporal not take it now): the decision is never lost, nor applied twice.
    */
   async decide(workspaceId: string, approvalId: string, input: DecisionInput): Promise<Approval> {
-    return this.em.transactional(async (em) => {
+    const approval = await this.em.transactional(async (em) => {
       const approval = await findOr404(em, Approval, approvalId, { workspace: workspaceId }, 'Approval', { lockMode: LockMode.PESSIMISTIC_WRITE });
       const who = JSON.stringify(input.userId);
       if (!approval.approvers.includes(input.userId)) {
@@ -64,5 +75,21 @@ export class ApprovalService {
       if (status !== 'pending') Object.assign(approval, { status, decidedAt: now, signalPending: true });
       return approval;
     });
+    if (approval.signalPending) {
+      const wake = (em: EntityManager) => this.wakeRun(em, approval.id);
+      if (this.afterCommit) this.afterCommit(wake);
+      else await wake(this.em);
+    }
+    return approval;
+  }
+
+  /** Best effort: a signal Temporal does not take now stays pending for the relay. */
+  private async wakeRun(em: EntityManager, approvalId: string): Promise<void> {
+    if (!this.signals) return; // the relay signals it
+    try {
+      await this.signals.signal(em.fork(), approvalId);
+    } catch (err) {
+      this.logger?.warn('approval decision not signalled now; the relay will', { approvalId, ...errorFields(err) });
+    }
   }
 }
