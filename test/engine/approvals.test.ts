@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../cli/run-cli.ts';
 import type { WorkflowEngine } from '../../src/executions/engine.ts';
 import { Approval } from '../../src/approvals/entity.ts';
 import { client, startTestApp, type Client } from '../helpers/app.ts';
@@ -175,5 +180,34 @@ describe('a run that asks for approval', () => {
     expect(tags).toEqual(['refund-approved']);
     expect(stepOf(execution, 'ask')?.result).toMatchObject({ decision: 'approved', decidedBy: ['lee'] });
     await eventually(async () => ((await app.orm.em.fork().findOneOrFail(Approval, { id: asked.id })).signalPending ? undefined : true), 10_000, 'the signal acknowledged');
+  });
+
+  it('the API guide\'s approvals examples run as written against a running Deskflow', async () => {
+    const { ws } = await engineWorkspace(app, [{ userId: 'dana' }]);
+    const blocks = [...fs.readFileSync(path.join(repoRoot, 'docs/api.md'), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const block = (test: (text: string) => boolean) => blocks.find(test) ?? expect.fail('docs/api.md lacks a block');
+    const script = [
+      block((b) => b.includes('export DESKFLOW_KEY=')),
+      `DESKFLOW_KEY='${ws.key}'`,
+      `BASE='${app.baseUrl}'`,
+      block((b) => b.startsWith('TICKET=$(')),
+      'echo',
+      block((b) => b.includes('/api/members')),
+      'echo',
+      block((b) => b.startsWith('REFUND=$(')),
+      'echo',
+      block((b) => b.includes('APPROVAL=$(')),
+      'echo',
+      block((b) => b.includes('/decision')),
+    ].join('\n');
+    const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: repoRoot, timeout: 60_000 });
+    // One JSON answer a line: answers printed one after the other (curl adds no newline) are split where one ends and the next begins.
+    const lines = stdout.replace(/\}\{"/g, '}\n{"').split('\n').filter((l) => l.startsWith('{'));
+    expect(JSON.parse(lines.find((l) => l.startsWith('{"members"'))!)).toEqual({ members: [{ userId: 'dana', role: 'member' }] });
+    const [asked, decided] = lines.filter((l) => l.startsWith('{"approval"')).map((l) => JSON.parse(l).approval);
+    expect(asked).toMatchObject({ status: 'pending', approvers: ['dana'], question: 'Refund 120 EUR on Printer on fire?' });
+    expect(decided).toMatchObject({ id: asked.id, status: 'approved', decisions: [{ userId: 'dana', decision: 'approve', comment: 'Loyal customer.' }] });
+    expect(JSON.parse(lines.find((l) => l.startsWith('{"data"'))!).data.tags).toEqual(['refund-approved']);
+    expect(JSON.parse(lines.at(-1)!).error.code).toBe('approval_not_pending');
   });
 });
