@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Approval } from '../../src/approvals/entity.ts';
 import { cancelApprovalsOf, requestApproval, settleApproval } from '../../src/approvals/runs.ts';
+import { purgeFinishedExecutions } from '../../src/executions/retention.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { client, createWorkspace, useTestApp, useWorkspace, type Client } from '../helpers/app.ts';
 import { createWorkflow, decide, expectStatus } from '../helpers/api.ts';
@@ -236,6 +237,26 @@ describe('POST /api/approvals/:id/decision', () => {
     expect((await row()).signalPending).toBe(true);
   });
 });
+
+describe('how long an approval is kept', () => {
+  it('as long as its execution: purged with it, and not before', async () => {
+    const own = await createWorkspace(app.orm, PEOPLE);
+    const theirs = { id: own.workspaceId, api: client(app.baseUrl, own.key) };
+    const { approvalId, workflowId, executionId } = await ask({ workspace: theirs });
+    expectStatus(await decide(theirs.api, approvalId, { userId: 'alice', decision: 'approve' }), 200);
+    // Running (its run holds it) nothing is purged; ended (cancelled here), it goes with the execution.
+    expect(await purgeFinishedExecutions(app.orm.em.fork(), 0, 100, [own.workspaceId])).toBe(0);
+    expectStatus(await getApprovalAnswer(approvalId, theirs.api), 200);
+    expect((await theirs.api.post(`/api/workflows/${workflowId}/executions/${executionId}/cancel`)).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await purgeFinishedExecutions(app.orm.em.fork(), 0, 100, [own.workspaceId])).toBe(1);
+    expectError(await getApprovalAnswer(approvalId, theirs.api), 404, 'not_found');
+  });
+});
+
+function getApprovalAnswer(id: string, caller: Client) {
+  return caller.get(`/api/approvals/${id}`);
+}
 
 describe('GET /api/members', () => {
   it('lists the workspace\'s members and admins, ordered by user id, for the pickers of approvers and deciders', async () => {
