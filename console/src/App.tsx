@@ -9,7 +9,9 @@ import { TicketsPage } from './pages/TicketsPage.tsx';
 import { TicketPage } from './pages/TicketPage.tsx';
 import { CalendarsPage } from './pages/CalendarsPage.tsx';
 import { CalendarPage } from './pages/CalendarPage.tsx';
+import { ApprovalsPage } from './pages/ApprovalsPage.tsx';
 import { CalendarsProvider } from './ui/calendars.tsx';
+import { MembersProvider } from './ui/members.tsx';
 
 export function App() {
   const [key, setKey] = useState(apiKey.get());
@@ -27,6 +29,7 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
   const route = useRoute();
   return (
     <CalendarsProvider>
+      <MembersProvider>
       <div className="app">
         <header className="top">
           <a className="brand" href={href.workflows()}>Deskflow console</a>
@@ -34,6 +37,7 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
             <a href={href.workflows()} className={route.page === 'workflows' || route.page === 'editor' || route.page.startsWith('run') ? 'active' : ''}>Workflows</a>
             <a href={href.tickets()} className={route.page.startsWith('ticket') ? 'active' : ''}>Tickets</a>
             <a href={href.calendars()} className={route.page.startsWith('calendar') ? 'active' : ''}>Calendars</a>
+            <a href={href.approvals()} className={route.page === 'approvals' ? 'active' : ''}>Approvals</a>
           </nav>
           <button type="button" className="link" onClick={onSignOut}>Forget key</button>
         </header>
@@ -46,8 +50,10 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
           {route.page === 'ticket' && <TicketPage key={route.ticketId} ticketId={route.ticketId} />}
           {route.page === 'calendars' && <CalendarsPage />}
           {route.page === 'calendar' && <CalendarPage key={route.calendarId ?? 'new'} calendarId={route.calendarId} />}
+          {route.page === 'approvals' && <ApprovalsPage />}
         </main>
       </div>
+      </MembersProvider>
     </CalendarsProvider>
   );
 }
