@@ -28,6 +28,7 @@ import { calendarRoutes } from './calendars/routes.ts';
 import { eventRoutes } from './feed/routes.ts';
 import type { EventFeed } from './feed/hub.ts';
 import { noteRoutes } from './notes/routes.ts';
+import { approvalRoutes } from './approvals/routes.ts';
 import { memberRoutes } from './workspaces/routes.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
@@ -105,6 +106,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     { prefix: '/api/v1/events', routes: [eventRoutes({ feed: deps.feed, keys, logger: deps.logger })] },
     { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
     { prefix: '/api/calendars', routes: [calendarRoutes()] },
+    { prefix: '/api/approvals', routes: [approvalRoutes()] },
     { prefix: '/api/members', routes: [memberRoutes()] },
   ];
   for (const { prefix, routes } of keyed) {

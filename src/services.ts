@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { checkApprovers } from './approvals/approvers.ts';
+import { ApprovalService } from './approvals/service.ts';
 import { CalendarService } from './calendars/service.ts';
 import type { AfterCommit } from './common/after-commit.ts';
 import { DryRunService } from './dry-runs/service.ts';
@@ -54,13 +56,14 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     tickets,
     messages: new MessageService(em),
     notes: new NoteService(em),
-    workflows: new WorkflowService(em, { runs: executions, calendars, schedules: deps.schedules, logger: deps.logger }),
+    workflows: new WorkflowService(em, { runs: executions, calendars, approvers: checkApprovers, schedules: deps.schedules, logger: deps.logger }),
     executions,
     dispatcher,
     triggers: new TriggerService({ tickets, dispatcher }),
     idempotency: new IdempotencyService(em),
     dryRuns: new DryRunService(em),
     replies: new ReplyService(em, { starter: deps.mailDelivery, afterCommit: deps.afterCommit, logger: deps.logger }),
+    approvals: new ApprovalService(em, { engine: deps.engine, afterCommit: deps.afterCommit, logger: deps.logger }),
   };
 }
 

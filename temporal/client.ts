@@ -14,7 +14,7 @@ import { unavailable } from '../src/errors.ts';
 import type { WorkflowEngine } from '../src/executions/engine.ts';
 import type { RunGraphInput } from '../src/executions/run-input.ts';
 import { TICKET_ID, WORKFLOW_ID, WORKFLOW_NAME, WORKSPACE_ID } from './search-attributes.ts';
-import { customerReplied } from './workflows/signals.ts';
+import { approvalDecided, customerReplied } from './workflows/signals.ts';
 
 export type TemporalSettings = Pick<Config['temporal'], 'namespace' | 'apiKey' | 'tls' | 'tlsCertPath' | 'tlsKeyPath' | 'tlsCaPath'> & { address: string };
 
@@ -113,6 +113,10 @@ export class TemporalEngine implements WorkflowEngine {
 
   async signalCustomerReply(temporalWorkflowId: string, reply: { messageId: string; at: string }): Promise<void> {
     await this.ignoreFinished(() => this.client.workflow.getHandle(temporalWorkflowId).signal(customerReplied, reply));
+  }
+
+  async signalApprovalDecided(temporalWorkflowId: string, decided: { approvalId: string }): Promise<void> {
+    await this.ignoreFinished(() => this.client.workflow.getHandle(temporalWorkflowId).signal(approvalDecided, decided));
   }
 
   async ping(): Promise<void> {

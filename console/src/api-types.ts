@@ -93,9 +93,6 @@ export type Note = {
   createdAt: string;
 };
 
-/** A current member or admin of the workspace (GET /api/members). */
-export type Member = { userId: string; role: string };
-
 /** What PATCH /api/v1/tickets/:id changes. */
 export type TicketPatch = { status?: string; priority?: string; assignedTo?: string };
 
@@ -127,10 +124,34 @@ export type DryRunInput = {
   message?: Record<string, unknown>;
   tag?: string;
   assumeReply?: boolean;
+  /** The branch every request_approval takes: approved (default) or rejected. */
+  approvals?: 'approve' | 'reject';
   /** Walk the graph as if it were then (ISO 8601 with an offset); default now. */
   at?: string;
 };
 
 export type { Calendar, CalendarInput } from './model/calendar-form.ts';
+
+/** A current member or admin of the workspace (GET /api/members). */
+export type Member = { userId: string; role: 'member' | 'admin' };
+
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled';
+
+/** A run's question to named people (GET /api/approvals). */
+export type Approval = {
+  id: string;
+  workflowId: string;
+  executionId: string;
+  ticketId: string | null;
+  nodeId: string;
+  question: string;
+  approvers: string[];
+  quorum: 'any' | 'all';
+  status: ApprovalStatus;
+  decisions: Array<{ userId: string; decision: 'approve' | 'reject'; comment: string | null; at: string }>;
+  requestedAt: string;
+  dueAt: string | null;
+  decidedAt: string | null;
+};
 
 export type WorkflowPatch = Partial<Pick<Workflow, 'name' | 'description' | 'isActive' | 'triggerType' | 'workflowJson'>>;

@@ -2,12 +2,12 @@
 // sessionStorage only: never in a URL, a cookie or localStorage, and it is gone when the tab is.
 
 import type { TriggerType, WorkflowGraph } from '../../src/graph/index.ts';
-import { ApiError, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Note, type Ticket, type TicketPage, type TicketPatch, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
+import { ApiError, type Approval, type ApprovalStatus, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Note, type Ticket, type TicketPage, type TicketPatch, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
 import { ticketQuery, type TicketFilter } from './model/inbox.ts';
 import type { Issue } from './model/issues.ts';
 
 export { ApiError } from './api-types.ts';
-export type { Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Note, Ticket, TicketPage, TicketPatch, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
+export type { Approval, ApprovalStatus, Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Note, Ticket, TicketPage, TicketPatch, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
 
 const KEY = 'deskflow.apiKey';
 
@@ -135,10 +135,6 @@ export const api = {
   async removeTag(ticketId: string, tag: string): Promise<Ticket> {
     return (await call<{ data: Ticket }>('DELETE', `/api/v1/tickets/${encodeURIComponent(ticketId)}/tags/${encodeURIComponent(tag)}`)).body.data;
   },
-  /** The workspace's current members and admins, by user id. */
-  async listMembers(): Promise<Member[]> {
-    return (await call<{ members: Member[] }>('GET', '/api/members')).body.members;
-  },
   async listCalendars(): Promise<Calendar[]> {
     return (await call<{ calendars: Calendar[] }>('GET', '/api/calendars')).body.calendars;
   },
@@ -154,6 +150,19 @@ export const api = {
   /** Refused with a 409 `calendar_in_use` (naming them) while active workflows name the calendar. */
   async deleteCalendar(id: string): Promise<void> {
     await call('DELETE', `/api/calendars/${encodeURIComponent(id)}`);
+  },
+  async listMembers(): Promise<Member[]> {
+    return (await call<{ members: Member[] }>('GET', '/api/members')).body.members;
+  },
+  async listApprovals(opts: { status?: ApprovalStatus; approver?: string; limit?: number; before?: string } = {}): Promise<Approval[]> {
+    return (await call<{ approvals: Approval[] }>('GET', `/api/approvals${query(opts)}`)).body.approvals;
+  },
+  async getApproval(id: string): Promise<Approval> {
+    return (await call<{ approval: Approval }>('GET', `/api/approvals/${encodeURIComponent(id)}`)).body.approval;
+  },
+  /** Refused with a 403 (not an approver, no longer a member) or a 409 (no longer pending, already decided), each saying why. */
+  async decideApproval(id: string, input: { userId: string; decision: 'approve' | 'reject'; comment?: string }): Promise<Approval> {
+    return (await call<{ approval: Approval }>('POST', `/api/approvals/${encodeURIComponent(id)}/decision`, input)).body.approval;
   },
   /** Checks a key before keeping it: any keyed read will do. */
   async checkKey(key: string): Promise<boolean> {

@@ -11,7 +11,8 @@ export type Route =
   | { page: 'inbox'; view: string | null; search?: boolean }
   | { page: 'ticket'; ticketId: string }
   | { page: 'calendars' }
-  | { page: 'calendar'; calendarId: string | null };
+  | { page: 'calendar'; calendarId: string | null }
+  | { page: 'approvals' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -26,6 +27,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'search') return { page: 'inbox', view: null, search: true };
   if (parts[0] === 'calendars' && parts[1]) return { page: 'calendar', calendarId: parts[1] === 'new' ? null : parts[1] };
   if (parts[0] === 'calendars') return { page: 'calendars' };
+  if (parts[0] === 'approvals') return { page: 'approvals' };
   return { page: 'workflows' };
 }
 
@@ -41,6 +43,7 @@ export const href = {
   calendars: () => '#/calendars',
   newCalendar: () => '#/calendars/new',
   calendar: (id: string) => `#/calendars/${encodeURIComponent(id)}`,
+  approvals: () => '#/approvals',
 };
 
 /** Set by a page with unsaved changes: returns true when leaving is fine. */

@@ -7,10 +7,11 @@ const dryRunStep = z
   .strictObject({
     nodeId: z.string(),
     status: z.enum(['passed', 'completed', 'failed']).meta({ description: 'As in an execution: `passed` for the trigger and conditions, `completed` for an action that would run, `failed` where the run would fail.' }),
-    result: z.boolean().optional().meta({ description: 'A condition\'s outcome, or the branch a wait_for_reply takes.' }),
+    result: z.boolean().optional().meta({ description: 'A condition\'s outcome, or the branch a wait_for_reply or request_approval takes.' }),
+    approvers: z.array(z.string()).optional().meta({ description: 'Of a request_approval: who would be asked.' }),
     action: z.looseObject({ actionType: z.string() }).optional().meta({ description: 'An action\'s parameters with their templates filled.' }),
-    waitSeconds: z.number().min(0).optional().meta({ description: 'How long a delay would wait; for wait_for_reply, its timeout (in seconds of the clock, for one counted in open time too). Nothing waits.' }),
-    until: timestamp().optional().meta({ description: 'When a delay or wait_for_reply would end (wait_for_reply: at the latest), counted from when the branch reaches it.' }),
+    waitSeconds: z.number().min(0).optional().meta({ description: 'How long a delay would wait; for wait_for_reply or a request_approval with a time-out, its timeout (in seconds of the clock, for one counted in open time too). Nothing waits.' }),
+    until: timestamp().optional().meta({ description: 'When a delay, wait_for_reply or request_approval with a time-out would end (the last two: at the latest), counted from when the branch reaches it.' }),
     error: z.string().optional().meta({ description: 'Only on a failed step: why the run would fail here.' }),
   })
   .meta({ id: 'DryRunStep' });
@@ -19,7 +20,7 @@ const change = z.strictObject({ from: z.unknown(), to: z.unknown() });
 
 const assumptions = z
   .array(z.string())
-  .meta({ description: 'What the simulation takes for granted where a real run would look again: after each wait and outbound request a run reads its ticket afresh, here it is taken as unchanged (but for an assumed customer reply, which reopens it as a real one would).' });
+  .meta({ description: 'What the simulation takes for granted where a real run would look again: after each wait and outbound request a run reads its ticket afresh, here it is taken as unchanged (but for an assumed customer reply, which reopens it as a real one would); each request_approval is taken as decided at once, as `approvals` says.' });
 
 const outbound = z
   .discriminatedUnion('type', [

@@ -3,6 +3,7 @@ import { jsonBody, MiB } from '../http/body.ts';
 import { operation } from '../http/operation.ts';
 import type { AppState } from '../http/state.ts';
 import { workflowGraphOf } from '../workflows/service.ts';
+import { checkApprovers } from '../approvals/approvers.ts';
 import { backtestEnvelope, dryRunEnvelope } from './presenter.ts';
 import { backtestBody, dryRunBody, dryRunGraphBody } from './schema.ts';
 
@@ -22,8 +23,9 @@ export function dryRunRoutes(): Router<AppState> {
   router.post('/dry-run', dryRunGraph, jsonBody(MiB), async (ctx) => {
     const { triggerType, workflowJson, ...input } = dryRunGraph.body(ctx);
     const target = { workspace: ctx.state.workspaceId, ...workflowGraphOf({ triggerType, workflowJson }) };
-    // As when creating a workflow: the calendars it names are the workspace's.
+    // As when creating a workflow: the calendars and approvers it names are the workspace's.
     await ctx.state.services.calendars.checkReferences(ctx.state.services.em, target.workspace, target.graph);
+    await checkApprovers(ctx.state.services.em, target.workspace, target.graph);
     ctx.body = { dryRun: await ctx.state.services.dryRuns.dryRun(target, input) };
   });
 

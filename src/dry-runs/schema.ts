@@ -37,6 +37,10 @@ const eventDetails = {
     .boolean({ error: () => 'assumeReply must be true or false.' })
     .optional()
     .meta({ description: 'The branch every wait_for_reply takes: true as if the customer replied in time, false (default) as if not.' }),
+  approvals: z
+    .enum(['approve', 'reject'], { error: () => 'approvals must be "approve" or "reject".' })
+    .optional()
+    .meta({ description: 'The decision every request_approval gets: `approve` (default) takes its true branch, `reject` its false one.' }),
 };
 
 /** When the dry run happens: what `now` reads, and where waits count from. */
@@ -70,5 +74,6 @@ export const backtestBody = z.strictObject({
     .optional()
     .meta({ description: 'At most this many events are replayed, oldest first (default 200).' }),
   assumeReply: eventDetails.assumeReply,
+  approvals: eventDetails.approvals,
 });
 export type BacktestInput = z.infer<typeof backtestBody>;

@@ -64,7 +64,7 @@ export class DryRunService {
       const reopensOnReply = await reopensOnCustomerReplyIn(em, target.workspace);
       const mails = await hasMailbox(em, target.workspace);
       const calendars = await calendarsOfGraph(em, target.workspace, target.graph);
-      const simulation = await simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, reopensOnReply, now, calendars, checkAssignee: assigneeCheck(members, target.workspace), mails });
+      const simulation = await simulateRun(target.graph, context, { ticket, assumeReply: input.assumeReply ?? false, approvals: input.approvals, reopensOnReply, now, calendars, checkAssignee: assigneeCheck(members, target.workspace), mails });
       return { at: now.toISOString(), ...simulation };
     });
   }
@@ -82,13 +82,14 @@ export class DryRunService {
     return this.readOnly(async (em) => {
       const members = await assignableMembers(em, target);
       const reopensOnReply = await reopensOnCustomerReplyIn(em, target.workspace);
-      const result: BacktestResult = { eventsExamined: 0, matched: 0, actionsWouldRun: {}, sample: [], assumptions: backtestAssumptions(target, input.assumeReply ?? false) };
+      const result: BacktestResult = { eventsExamined: 0, matched: 0, actionsWouldRun: {}, sample: [], assumptions: backtestAssumptions(target, input.assumeReply ?? false, input.approvals ?? 'approve') };
       const calendars = await calendarsOfGraph(em, target.workspace, target.graph);
       for await (const run of replayed(em, target, { since, until, limit, now, calendars })) {
         const { steps } = await simulateRun(target.graph, run.context, {
           calendars,
           ticket: run.ticket,
           assumeReply: input.assumeReply ?? false,
+          approvals: input.approvals,
           reopensOnReply,
           now: run.at,
           checkAssignee: assigneeCheck(members, target.workspace),
@@ -112,9 +113,9 @@ export class DryRunService {
 }
 
 /** What every replayed run takes for granted (docs/automations.md, "Trying a workflow"). */
-function backtestAssumptions(target: Rehearsed, assumeReply: boolean): string[] {
+function backtestAssumptions(target: Rehearsed, assumeReply: boolean, approvals: 'approve' | 'reject'): string[] {
   const followed = new Set(target.graph.edges.map((e) => e.source));
-  const waits = target.graph.nodes.filter((n) => n.type === 'action' && ['delay', 'wait_for_reply', 'http_request'].includes(n.data.actionType) && followed.has(n.id));
+  const waits = target.graph.nodes.filter((n) => n.type === 'action' && ['delay', 'wait_for_reply', 'request_approval', 'http_request'].includes(n.data.actionType) && followed.has(n.id));
   return [
     target.triggerType === 'scheduled'
       ? 'Each run is replayed on a ticket the schedule\'s filter selects now, as it is now.'
@@ -122,6 +123,9 @@ function backtestAssumptions(target: Rehearsed, assumeReply: boolean): string[] 
     ...(waits.length > 0 ? ['After a wait or an outbound request a run reads the ticket afresh; here it is taken as unchanged by anyone else meanwhile.'] : []),
     ...(target.graph.nodes.some((n) => n.type === 'action' && n.data.actionType === 'wait_for_reply')
       ? [assumeReply ? 'Every wait_for_reply is taken as answered by the customer in time (a reply reopens a pending or solved ticket where the workspace says so).' : 'Every wait_for_reply is taken as not answered.']
+      : []),
+    ...(target.graph.nodes.some((n) => n.type === 'action' && n.data.actionType === 'request_approval')
+      ? [`Every request_approval is taken as ${approvals === 'approve' ? 'approved' : 'rejected'} at once.`]
       : []),
   ];
 }

@@ -27,8 +27,10 @@ import { AI_ASSIGNEE, type TicketStatus } from '../tickets/values.ts';
 export type SimulatedStep = {
   nodeId: string;
   status: 'passed' | 'completed' | 'failed';
-  /** A condition's outcome, or the branch a wait_for_reply takes. */
+  /** A condition's outcome, or the branch a wait_for_reply or request_approval takes. */
   result?: boolean;
+  /** Of a request_approval: who would be asked. */
+  approvers?: string[];
   /** An action's parameters with their templates filled. */
   action?: ActionData;
   /** How long a delay would wait, or a wait_for_reply at the longest (its timeout), in seconds of the clock. */
@@ -54,6 +56,8 @@ export type SimulationOptions = {
   ticket: TicketContext | null;
   /** The branch every wait_for_reply takes. */
   assumeReply: boolean;
+  /** The decision every request_approval gets (default: approve). */
+  approvals?: 'approve' | 'reject';
   /** Whether the workspace reopens a pending or solved ticket on a customer reply (docs/contract.md §3). */
   reopensOnReply: boolean;
   /**
@@ -162,6 +166,8 @@ class SimulatedRun {
         return this.delay(step, action);
       case 'wait_for_reply':
         return this.waitForReply(step, action);
+      case 'request_approval':
+        return this.requestApproval(step, action);
       case 'http_request':
         return this.httpRequest(step, action);
       case 'send_reply':
@@ -223,6 +229,33 @@ class SimulatedRun {
     if (this.opts.assumeReply && this.ticket) this.customerReplies(step.nodeId);
     else this.assumeUnchanged(step.nodeId, 'the wait');
     return this.opts.assumeReply;
+  }
+
+  /**
+   * A request_approval: who would be asked, and the branch the decision `approvals` assumes
+   * takes, at once; with a time-out, when it would expire at the latest.
+   */
+  private requestApproval(step: SimulatedStep, action: Extract<ActionData, { actionType: 'request_approval' }>): boolean {
+    const clock = this.clock;
+    const approved = (this.opts.approvals ?? 'approve') === 'approve';
+    step.approvers = [...action.approvers];
+    step.result = approved;
+    if (action.timeoutSeconds !== undefined) {
+      let until = clock + Math.round(action.timeoutSeconds * 1000);
+      if (action.calendarId !== undefined) {
+        try {
+          until = this.openTimeAfter(action.calendarId, clock, action.timeoutSeconds);
+        } catch (err) {
+          fail(step, err);
+        }
+      }
+      step.waitSeconds = (until - clock) / 1000;
+      this.waitUntil(step, until, clock);
+    }
+    const who = action.quorum === 'all' ? `all of ${action.approvers.join(', ')}` : `${action.approvers.length === 1 ? '' : 'one of '}${action.approvers.join(', ')}`;
+    this.assumptions.push(`"${step.nodeId}" is taken as ${approved ? 'approved' : 'rejected'} by ${who} at once; a run waits for the decision${action.timeoutSeconds !== undefined ? ' or its time-out' : ''}.`);
+    this.assumeUnchanged(step.nodeId, 'the wait for the decision');
+    return approved;
   }
 
   private httpRequest(step: SimulatedStep, action: Extract<ActionData, { actionType: 'http_request' }>): undefined {

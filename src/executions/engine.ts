@@ -11,6 +11,8 @@ export interface WorkflowEngine {
   cancel(temporalWorkflowId: string): Promise<void>;
   /** Tells a run that its ticket's customer replied (wait_for_reply). Finished runs are ignored. */
   signalCustomerReply(temporalWorkflowId: string, reply: { messageId: string; at: string }): Promise<void>;
+  /** Wakes a run waiting for this approval (request_approval): it reads the decision itself. Finished runs are ignored. */
+  signalApprovalDecided(temporalWorkflowId: string, decided: { approvalId: string }): Promise<void>;
   /** Resolves when the engine answers. */
   ping(): Promise<void>;
 }

@@ -5,6 +5,11 @@
 export {
   ACTION_TYPES,
   AGE_OPERATORS,
+  APPROVAL_QUORUMS,
+  APPROVAL_TIMEOUT_OUTCOMES,
+  BRANCHING_ACTIONS,
+  MAX_APPROVERS,
+  MAX_QUESTION_LENGTH,
   BUSINESS_HOURS_OPERATORS,
   CHANGEABLE_TICKET_FIELDS,
   COMPARISON_OPERATORS,
@@ -28,6 +33,8 @@ export type {
   ActionData,
   ActionNode,
   ActionType,
+  ApprovalQuorum,
+  ApprovalTimeoutOutcome,
   BusinessCalendar,
   CalendarsById,
   ChangeableTicketField,
@@ -62,6 +69,7 @@ export { defaultGraph, validateGraph, MAX_EDGES, MAX_ID_LENGTH, MAX_NODES } from
 export { MAX_ISSUES } from './issues.ts';
 export { evaluateCondition, PatternError, type EvaluationOptions } from './conditions.ts';
 export { calendarReferences, conditionCalendarIds, isCalendarId, type CalendarReference } from './calendar-refs.ts';
+export { memberReferences, type MemberReference } from './member-refs.ts';
 export { getPath } from './paths.ts';
 export { renderAction, renderTemplate, renderTemplateDeep, templatePaths } from './template.ts';
 export { GraphWalker, findTriggerNode, isBranchingNode, nodeById, outcomeEdges } from './walker.ts';

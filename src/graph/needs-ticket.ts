@@ -1,14 +1,15 @@
 // Which actions a run without a ticket would reach. Every action acts on the run's ticket
-// except these three; a run that has none and reaches one of the others can only fail there.
+// except these four; a run that has none and reaches one of the others can only fail there.
 // Without a ticket the run's context never changes (no action can change a ticket it lacks,
 // and no customer can reply to it), so the walk is decided by the context it starts with:
-// each condition is evaluated once, and every wait_for_reply times out.
+// each condition is evaluated once, every wait_for_reply times out, and a request_approval may
+// go either way.
 
 import { evaluateCondition } from './conditions.ts';
 import type { ActionType, GraphNode, RunContext, WorkflowGraph } from './types.ts';
 import { isBranchingNode } from './walker.ts';
 
-export const TICKETLESS_ACTIONS: ReadonlySet<ActionType> = new Set(['http_request', 'delay', 'wait_for_reply']);
+export const TICKETLESS_ACTIONS: ReadonlySet<ActionType> = new Set(['http_request', 'delay', 'wait_for_reply', 'request_approval']);
 
 export type TicketAction = { nodeId: string; actionType: ActionType };
 

@@ -99,6 +99,8 @@ export function renderAction(action: ActionData, context: RunContext): ActionDat
         ...(action.headers ? { headers: renderTemplateDeep(action.headers, context) as Record<string, string> } : {}),
         ...(action.body !== undefined ? { body: renderTemplateDeep(action.body, context) as typeof action.body } : {}),
       };
+    case 'request_approval':
+      return { ...action, question: renderTemplate(action.question, context) };
     default:
       return action;
   }

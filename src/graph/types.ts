@@ -104,8 +104,22 @@ export const ACTION_TYPES = [
   'http_request',
   'delay',
   'wait_for_reply',
+  'request_approval',
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
+
+/** Actions that complete with a true/false outcome and choose their outgoing edges by label, as a condition does. */
+export const BRANCHING_ACTIONS = ['wait_for_reply', 'request_approval'] as const;
+
+/** request_approval: whose decision it waits for (`any`: the first; `all`: every approver's yes, while one no rejects). */
+export const APPROVAL_QUORUMS = ['any', 'all'] as const;
+export type ApprovalQuorum = (typeof APPROVAL_QUORUMS)[number];
+/** request_approval: the branch a time-out takes (`reject`: false, the default; `approve`: true). */
+export const APPROVAL_TIMEOUT_OUTCOMES = ['reject', 'approve'] as const;
+export type ApprovalTimeoutOutcome = (typeof APPROVAL_TIMEOUT_OUTCOMES)[number];
+/** How many people one request_approval may ask, and how long its question may be. */
+export const MAX_APPROVERS = 20;
+export const MAX_QUESTION_LENGTH = 2000;
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -224,6 +238,18 @@ export type ActionData = Labelled &
     | { actionType: 'delay'; until: string; seconds?: never; businessSeconds?: never; calendarId?: never }
     | { actionType: 'delay'; businessSeconds: number; calendarId: string; seconds?: never; until?: never }
     | { actionType: 'wait_for_reply'; timeoutSeconds: number; calendarId?: string }
+    | {
+        actionType: 'request_approval';
+        /** User ids of the workspace's members or admins (checked when the graph is saved). */
+        approvers: string[];
+        /** A template, rendered when the run asks. */
+        question: string;
+        quorum?: ApprovalQuorum;
+        timeoutSeconds?: number;
+        /** With timeoutSeconds: it counts this calendar's open time. */
+        calendarId?: string;
+        onTimeout?: ApprovalTimeoutOutcome;
+      }
   );
 
 // ---------------------------------------------------------------------------------------

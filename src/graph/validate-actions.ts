@@ -7,7 +7,18 @@ import { parseIsoInstant } from './dates.ts';
 import { childPath } from './issues.ts';
 import type { Scope } from './issues.ts';
 import { isRecord, quote } from './text.ts';
-import { ACTION_TYPES, HTTP_METHODS, MAX_WAIT_SECONDS, RESOLUTION_TYPES, TICKET_PRIORITIES, TICKET_STATUSES } from './types.ts';
+import {
+  ACTION_TYPES,
+  APPROVAL_QUORUMS,
+  APPROVAL_TIMEOUT_OUTCOMES,
+  HTTP_METHODS,
+  MAX_APPROVERS,
+  MAX_QUESTION_LENGTH,
+  MAX_WAIT_SECONDS,
+  RESOLUTION_TYPES,
+  TICKET_PRIORITIES,
+  TICKET_STATUSES,
+} from './types.ts';
 import type { ActionType } from './types.ts';
 import {
   checkEnum,
@@ -34,6 +45,7 @@ export const ACTION_PARAMETERS: Record<ActionType, readonly string[]> = {
   http_request: ['method', 'url', 'headers', 'body'],
   delay: ['seconds', 'until', 'businessSeconds', 'calendarId'],
   wait_for_reply: ['timeoutSeconds', 'calendarId'],
+  request_approval: ['approvers', 'question', 'quorum', 'timeoutSeconds', 'calendarId', 'onTimeout'],
 };
 
 export const MAX_URL_LENGTH = 2048;
@@ -85,6 +97,9 @@ export function checkActionData(scope: Scope, data: Record<string, unknown>): vo
       checkNumber(scope, data, 'timeoutSeconds', { greaterThan: 0, atMost: MAX_WAIT_SECONDS });
       if (Object.hasOwn(data, 'calendarId')) checkCalendarId(scope, data);
       return;
+    case 'request_approval':
+      checkApproval(scope, data);
+      return;
   }
 }
 
@@ -92,6 +107,49 @@ function checkCalendarId(scope: Scope, data: Record<string, unknown>): void {
   if (!isCalendarId(data.calendarId)) {
     scope.issues.add(childPath(scope.path, 'calendarId'), `${scope.who}: calendarId must be the id of a calendar (a UUID), got ${quote(data.calendarId)}`);
   }
+}
+
+/**
+ * request_approval: who is asked (1-20 distinct user ids, written as the admin CLI takes them;
+ * whether they are members is the workspace's to say when the graph is saved), the question,
+ * the quorum, and a time-out with what it means.
+ */
+function checkApproval(scope: Scope, data: Record<string, unknown>): void {
+  checkApprovers(scope, data);
+  checkString(scope, data, 'question', { min: 1, max: MAX_QUESTION_LENGTH, notBlank: true, template: true });
+  if (Object.hasOwn(data, 'quorum')) checkEnum(scope, data, 'quorum', APPROVAL_QUORUMS);
+  const timed = Object.hasOwn(data, 'timeoutSeconds');
+  if (timed) checkNumber(scope, data, 'timeoutSeconds', { greaterThan: 0, atMost: MAX_WAIT_SECONDS });
+  if (Object.hasOwn(data, 'calendarId')) {
+    if (!timed) scope.issues.add(childPath(scope.path, 'calendarId'), `${scope.who}: calendarId counts timeoutSeconds in open time; without a time-out the approval waits until someone decides`);
+    else checkCalendarId(scope, data);
+  }
+  // Without a time-out it never applies; kept, so that a time-out switched off and on keeps it.
+  if (Object.hasOwn(data, 'onTimeout')) checkEnum(scope, data, 'onTimeout', APPROVAL_TIMEOUT_OUTCOMES);
+}
+
+function checkApprovers(scope: Scope, data: Record<string, unknown>): void {
+  const path = requiredPath(scope, data, 'approvers');
+  if (path === undefined) return;
+  const approvers = data.approvers;
+  if (!Array.isArray(approvers) || approvers.length < 1 || approvers.length > MAX_APPROVERS) {
+    scope.issues.add(path, `${scope.who}: approvers must be a list of 1-${MAX_APPROVERS} user ids of the workspace's members or admins, got ${quote(approvers)}`);
+    return;
+  }
+  const seen = new Map<string, number>();
+  approvers.forEach((userId: unknown, k) => {
+    const at = childPath(path, k);
+    const value = checkStringValue(scope, at, `approvers[${k}]`, userId, { min: 1, max: 200, notBlank: true });
+    if (value === undefined) return;
+    // eslint-disable-next-line no-control-regex
+    if (value !== value.trim() || /[\u0000-\u001f\u007f]/.test(value)) {
+      scope.issues.add(at, `${scope.who}: approvers[${k}] must be a user id without surrounding whitespace or control characters, got ${quote(value)}`);
+    } else if (seen.has(value)) {
+      scope.issues.add(at, `${scope.who}: ${quote(value)} is listed twice (also approvers[${seen.get(value)}])`);
+    } else {
+      seen.set(value, k);
+    }
+  });
 }
 
 function checkHttpRequest(scope: Scope, data: Record<string, unknown>): void {

@@ -5,7 +5,7 @@
 import { IssueList, childPath, edgeName, nodeName } from './issues.ts';
 import type { Scope } from './issues.ts';
 import { codePointLength, isRecord, quote } from './text.ts';
-import { NODE_TYPES } from './types.ts';
+import { BRANCHING_ACTIONS, NODE_TYPES } from './types.ts';
 import type { GraphValidation, NodeType, TriggerNode, TriggerType, WorkflowGraph } from './types.ts';
 import { checkActionData } from './validate-actions.ts';
 import { checkConditionData } from './validate-conditions.ts';
@@ -133,7 +133,7 @@ function checkNodes(issues: IssueList, nodes: unknown[], triggerType: TriggerTyp
     }
     if (usableId && typeof id === 'string') {
       const branching =
-        nodeType === 'condition' || (nodeType === 'action' && isRecord(data) && data.actionType === 'wait_for_reply');
+        nodeType === 'condition' || (nodeType === 'action' && isRecord(data) && (BRANCHING_ACTIONS as readonly unknown[]).includes(data.actionType));
       byId.set(id, { index, id, type: nodeType, isTrigger: nodeType === 'trigger', branching });
     }
   });
@@ -175,7 +175,7 @@ function checkEdges(issues: IssueList, edges: unknown[], byId: Map<string, NodeI
     } else if (labelled && from !== undefined && !from.branching) {
       issues.add(
         `${path}.label`,
-        `${who}: a label is only allowed on edges leaving a condition node or a wait_for_reply action, and ${quote(from.id)} is ${from.type === 'action' ? 'an' : 'a'} ${from.type} node`,
+        `${who}: a label is only allowed on edges leaving a condition node or a wait_for_reply or request_approval action, and ${quote(from.id)} is ${from.type === 'action' ? 'an' : 'a'} ${from.type} node`,
       );
     }
     if (from === undefined || to === undefined) return;

@@ -1,7 +1,7 @@
 // Walking a validated graph (docs/automations.md, "How a run walks the graph"), as runGraph does:
 //
 // - Execution starts at the trigger node and follows edges.
-// - A condition node or a wait_for_reply action completes with an outcome: its edges labelled
+// - A condition node, a wait_for_reply or a request_approval action completes with an outcome: its edges labelled
 //   "true" (or unlabelled) are taken when the outcome is true, those labelled "false" when it
 //   is false; the others become dead. Every edge out of any other node is taken.
 // - A node becomes ready once ALL its incoming edges are decided (taken or dead) and at least
@@ -13,6 +13,7 @@
 // the instance and orders every answer by the nodes array, so a replayed workflow sees the
 // same sequence of decisions.
 
+import { BRANCHING_ACTIONS } from './types.ts';
 import type { GraphEdge, GraphNode, TriggerNode, WorkflowGraph } from './types.ts';
 
 type NodeState = 'waiting' | 'running' | 'done' | 'skipped';
@@ -28,7 +29,7 @@ export function findTriggerNode(graph: WorkflowGraph): TriggerNode | undefined {
 
 /** Nodes that complete with a true/false outcome and choose edges by label. */
 export function isBranchingNode(node: GraphNode): boolean {
-  return node.type === 'condition' || (node.type === 'action' && node.data.actionType === 'wait_for_reply');
+  return node.type === 'condition' || (node.type === 'action' && (BRANCHING_ACTIONS as readonly string[]).includes(node.data.actionType));
 }
 
 /**
@@ -90,7 +91,7 @@ export class GraphWalker {
 
   /**
    * Records that a running node finished. `outcome` is required for a condition or a
-   * wait_for_reply action. Returns the nodes that became ready (now counted as running), in
+   * branching action (wait_for_reply, request_approval). Returns the nodes that became ready (now counted as running), in
    * nodes-array order.
    */
   complete(nodeId: string, outcome?: boolean): string[] {

@@ -23,6 +23,7 @@ export const IDEMPOTENT_ENDPOINTS = [
   { method: 'POST', path: '/api/v1/tickets/:id/messages' },
   { method: 'POST', path: '/api/v1/tickets/:id/replies' },
   { method: 'POST', path: '/api/workflows/:id/trigger' },
+  { method: 'POST', path: '/api/approvals/:id/decision' },
 ] as const;
 
 /**

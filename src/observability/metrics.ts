@@ -51,7 +51,7 @@ export type MetricsOptions = {
  * METRICS_TOKEN`; served only when that is set, since every endpoint needs credentials and the
  * counts span all workspaces). The process's own metrics, then what the database says, which
  * is the same whichever process answers (docs/contract.md §7): the outbox backlog and its lag,
- * executions by status, deliveries the loop guard stopped. Each read uses an index or a
+ * executions by status, deliveries the loop guard stopped, approvals pending. Each read uses an index or a
  * counter table, never a scan of a whole table.
  */
 export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppState> {
@@ -77,11 +77,16 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     help: 'Age of the oldest pending execution, one whose run has not begun (0 when none): it grows while runs cannot start.',
     registers: [own],
   });
+  const approvalsPending = new Gauge({
+    name: 'deskflow_approvals_pending',
+    help: 'Approvals runs wait for (request_approval) that nobody has decided yet.',
+    registers: [own],
+  });
   const registry = Registry.merge([processMetrics().registry, own]);
 
   const refresh = async () => {
     const em = orm.em.fork();
-    const [backlog, guarded, byStatus, pending] = await Promise.all([
+    const [backlog, guarded, byStatus, pending, approvals] = await Promise.all([
       // Both from the partial index outbox_events_undelivered_idx (only undelivered rows).
       sql<{ undelivered: string; oldest_age: string | null }>(
         em,
@@ -93,6 +98,8 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
       countExecutionsByStatus(em),
       // The partial index executions_pending_idx holds only pending rows: one index read.
       sql<{ oldest_age: string | null }>(em, `select extract(epoch from now() - min(started_at)) as oldest_age from executions where status = 'pending'`),
+      // The partial index approvals_pending_idx holds only pending rows.
+      sql<{ count: string }>(em, `select count(*) as count from approvals where status = 'pending'`),
     ]);
     undelivered.set(Number(backlog[0].undelivered));
     lag.set(Math.max(0, Number(backlog[0].oldest_age ?? 0)));
@@ -101,6 +108,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     loopGuard.inc(Number(guarded[0].count));
     for (const status of EXECUTION_STATUSES) executions.set({ status }, byStatus[status]);
     oldestPending.set(Math.max(0, Number(pending[0].oldest_age ?? 0)));
+    approvalsPending.set(Number(approvals[0].count));
   };
 
   const metrics = operation({
@@ -110,7 +118,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     security: 'metricsToken',
     responses: {
       200: {
-        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops; the workflow worker\'s own metrics when it runs in this process.',
+        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops, approvals waiting for a decision; the workflow worker\'s own metrics when it runs in this process.',
         schema: z.string(),
         contentType: 'text/plain; version=0.0.4',
       },

@@ -8,6 +8,7 @@ import { IdempotencyService } from '../idempotency/service.ts';
 import { ExecutionDispatcher } from '../executions/dispatcher.ts';
 import { EventDelivery, newRelayMetrics, type RelayMetrics } from './event-delivery.ts';
 import { ReplySignals } from './reply-signals.ts';
+import { pendingDecisions } from '../approvals/signals.ts';
 import { PgNotifications, type Wakeups } from './wakeups.ts';
 
 /** Delivers a batch of events; returns how many it claimed. */
@@ -59,6 +60,7 @@ export class OutboxRelay {
   private readonly delivery: BatchDelivery;
   private readonly pending: PendingStarter;
   private readonly replies: PendingReplies;
+  private readonly decisions: PendingReplies | undefined;
   private readonly expired: Record<string, ExpiredRows>;
   private readonly wakeups: Wakeups | undefined;
   private readonly logger: Logger;
@@ -84,6 +86,8 @@ export class OutboxRelay {
       delivery: BatchDelivery;
       pending: PendingStarter;
       replies: PendingReplies;
+      /** Signals decided approvals to their waiting runs. */
+      decisions?: PendingReplies;
       /** What to purge, by what it is called in the logs. */
       expired?: Record<string, ExpiredRows>;
       wakeups?: Wakeups;
@@ -94,6 +98,7 @@ export class OutboxRelay {
     this.delivery = deps.delivery;
     this.pending = deps.pending;
     this.replies = deps.replies;
+    this.decisions = deps.decisions;
     this.expired = deps.expired ?? {};
     this.wakeups = deps.wakeups;
     this.logger = deps.logger;
@@ -155,6 +160,9 @@ export class OutboxRelay {
       }
       await this.replies.signalPending(this.batchSize, scope).catch((err) => {
         this.logger.warn('passing replies on failed; will retry', errorFields(err));
+      });
+      await this.decisions?.signalPending(this.batchSize, scope).catch((err) => {
+        this.logger.warn('passing approval decisions on failed; will retry', errorFields(err));
       });
     }
     await this.purgeExpired(scope);
@@ -228,6 +236,7 @@ export function createOutboxRelay(
     delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics, startsBlocked: deps.startsBlocked }),
     pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
     replies: new ReplySignals(deps),
+    decisions: pendingDecisions(deps),
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
       'delivered events': { purgeExpired: (limit, scope) => purgeDeliveredEvents(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },

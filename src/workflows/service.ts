@@ -25,18 +25,23 @@ export interface CalendarReferenceCheck {
   checkReferences(em: EntityManager, workspaceId: string, graph: WorkflowGraph): Promise<void>;
 }
 
+/** Checks that the people a graph names as approvers are members or admins of the workspace (the approvals module does it): a 400 naming each node otherwise. */
+export type ApproverCheck = (em: EntityManager, workspaceId: string, graph: WorkflowGraph) => Promise<void>;
+
 /** Workflows of a workspace: their definitions, versions and schedules. */
 export class WorkflowService {
   private readonly em: EntityManager;
   private readonly runs: RunCanceller;
   private readonly calendars: CalendarReferenceCheck;
+  private readonly approvers: ApproverCheck;
   private readonly schedules: ScheduleSync | undefined;
   private readonly logger: Logger | undefined;
 
-  constructor(em: EntityManager, deps: { runs: RunCanceller; calendars: CalendarReferenceCheck; schedules?: ScheduleSync; logger?: Logger }) {
+  constructor(em: EntityManager, deps: { runs: RunCanceller; calendars: CalendarReferenceCheck; approvers?: ApproverCheck; schedules?: ScheduleSync; logger?: Logger }) {
     this.em = em;
     this.runs = deps.runs;
     this.calendars = deps.calendars;
+    this.approvers = deps.approvers ?? (async () => {});
     this.schedules = deps.schedules;
     this.logger = deps.logger;
   }
@@ -45,6 +50,7 @@ export class WorkflowService {
     const { triggerType, graph } = workflowGraphOf(input);
     return this.em.transactional(async (em) => {
       await this.calendars.checkReferences(em, workspaceId, graph);
+      await this.approvers(em, workspaceId, graph);
       const workflow = em.create(Workflow, {
         workspace: workspaceId,
         name: input.name,
@@ -92,6 +98,8 @@ export class WorkflowService {
       const graphChanged = triggerType !== workflow.triggerType || canonicalJson(graph) !== canonicalJson(workflow.graph);
       // A new graph, or an active workflow, names only calendars of the workspace, and holds them.
       if (graphChanged || (input.isActive ?? workflow.isActive)) await this.calendars.checkReferences(em, workspaceId, graph);
+      // A new graph, or a workflow being activated, asks only members for approvals.
+      if (graphChanged || (input.isActive === true && !workflow.isActive)) await this.approvers(em, workspaceId, graph);
       if (graphChanged) {
         workflow.version += 1;
         workflow.triggerType = triggerType;

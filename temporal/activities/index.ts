@@ -1,4 +1,5 @@
 import { createActionActivities } from './actions.ts';
+import { createApprovalActivities } from './approvals.ts';
 import { createCalendarActivities } from './calendars.ts';
 import type { ActivityDeps } from './deps.ts';
 import { createRunActivities } from './runs.ts';
@@ -19,5 +20,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createActionActivities(deps),
     ...createCalendarActivities(deps),
     ...createTickActivities(deps),
+    ...createApprovalActivities(deps),
   };
 }

@@ -1,3 +1,4 @@
+import { cancelApprovalsOf } from '../../src/approvals/runs.ts';
 import { AppError } from '../../src/errors.ts';
 import { RunBookkeeping } from '../../src/executions/bookkeeping.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
@@ -43,8 +44,15 @@ export function createRunActivities(deps: Pick<ActivityDeps, 'orm'>): RunActivit
       }
     },
 
+    /** The run's end; one that did not complete takes its pending approvals with it (cancelled). */
     async finishRun(input) {
-      await bookkeeping().finish(input.executionId, input.status, input.error, input.steps.map(toRecord));
+      const steps = input.steps.map(toRecord);
+      if (input.status === 'completed') return bookkeeping().finish(input.executionId, input.status, input.error, steps);
+      await deps.orm.em.fork().transactional(async (em) => {
+        const at = new Date();
+        await new RunBookkeeping(em).finish(input.executionId, input.status, input.error, steps, { em, at });
+        await cancelApprovalsOf(em, input.executionId, at);
+      });
     },
 
     /** Whether the ticket's customer replied (an emitted TICKET_MESSAGE_ADDED) between the two instants, inclusive. */

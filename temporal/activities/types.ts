@@ -1,6 +1,7 @@
 // What the run workflows and their activities agree on: the inputs and answers that cross
 // between them, and the signature of every activity. Types only, so that the workflow sandbox
 // may import it (erased when bundled) and the activities implement it (createActivities).
+import type { ApprovalOutcome, ApprovalRequest, AskedApproval } from '../../src/approvals/runs.ts';
 import type { BusinessDeadline } from '../../src/calendars/runs.ts';
 import type { ExecutionStatus, StepStatus } from '../../src/executions/entity.ts';
 import type { ActionData, ConditionData, RunContext } from '../../src/graph/index.ts';
@@ -9,6 +10,7 @@ import type { TickBatch } from '../../src/triggers/ticks.ts';
 import type { HttpResult } from './http-request.ts';
 
 export type { RunGraphInput } from '../../src/executions/run-input.ts';
+export type { ApprovalOutcome, AskedApproval } from '../../src/approvals/runs.ts';
 
 /** A step as the workflow passes it (dates arrive as ISO strings once serialized). */
 export type StepInput = {
@@ -93,6 +95,10 @@ export type Activities = {
   runTickBatch(input: { workflowId: string; tickId: string; cursor: string | null }): Promise<TickBatch>;
   /** A ticket action (and, for runGraph, an outbound request), with its step and the steps walked before it. */
   runAction(input: ActionInput): Promise<ActionOutcome>;
+  /** A request_approval: the approval, pending, and the node's step waiting for it, with the steps walked before it. */
+  requestApproval(input: ApprovalRequest & { steps: StepInput[] }): Promise<AskedApproval>;
+  /** Where an approval stands; with `expire` (its time-out came) a pending one expires now. */
+  settleApproval(input: { approvalId: string; expire: boolean }): Promise<ApprovalOutcome>;
   /** The ticket actions a run reached at once; with `finish`, the run ends with them when they are its last. */
   runActions(input: { actions: ActionInput[]; finish?: boolean }): Promise<BatchAnswer>;
   // runGraph (the first version of the run workflow) records its steps one by one.

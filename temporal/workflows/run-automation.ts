@@ -4,7 +4,7 @@ import type { RunGraphInput } from '../activities/types.ts';
 import { finish, finishAfter } from './run/finish.ts';
 import { runNode } from './run/nodes.ts';
 import { RunState } from './run/state.ts';
-import { customerReplied } from './signals.ts';
+import { approvalDecided, customerReplied } from './signals.ts';
 
 /**
  * Runs one execution of a workflow graph (docs/automations.md): starts at the trigger, follows
@@ -20,6 +20,10 @@ export async function runAutomation(input: RunGraphInput): Promise<void> {
   const run = new RunState(input);
   setHandler(customerReplied, ({ messageId, at }) => {
     run.replies.set(messageId, at === undefined ? undefined : parseIsoInstant(at));
+  });
+  // Registering a handler writes nothing to the history: runs begun before it replay alike.
+  setHandler(approvalDecided, ({ approvalId }) => {
+    run.approvalsDecided.add(approvalId);
   });
   try {
     // When a branch fails, the others settle first (their waits cut short), so that every step is recorded.

@@ -7,3 +7,10 @@ import { defineSignal } from '@temporalio/workflow';
  * `at` was sent count every signal.
  */
 export const customerReplied = defineSignal<[{ messageId: string; at?: string }]>('customerReplied');
+
+/**
+ * Sent to a run when a decision decided one of its approvals (request_approval), once the
+ * decision has committed: a wake-up only. The run reads the approval's outcome from the
+ * database, so a signal sent twice, or late, changes nothing.
+ */
+export const approvalDecided = defineSignal<[{ approvalId: string }]>('approvalDecided');

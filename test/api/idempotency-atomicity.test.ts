@@ -21,6 +21,7 @@ class RecordingEngine implements WorkflowEngine {
   }
   async cancel(): Promise<void> {}
   async signalCustomerReply(): Promise<void> {}
+  async signalApprovalDecided(): Promise<void> {}
   async ping(): Promise<void> {}
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { client, createWorkspace, newWorkspace, startTestApp, type TestApp } from '../helpers/app.ts';
 import { newTicket } from '../helpers/api.ts';
+import { askApproval } from '../helpers/approvals.ts';
 
 /**
  * docs/observability.md: every request gets an id and one JSON log line, credentials never reach
@@ -125,6 +126,18 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^# TYPE deskflow_loop_guard_stops_total counter$/m);
     expect(text).toMatch(/^deskflow_loop_guard_stops_total \d+$/m);
   });
+  it('has the approvals runs wait for that nobody has decided yet', async () => {
+    const { ws, api } = await newWorkspace(app, [{ userId: 'alice' }, { userId: 'bob' }]);
+    await askApproval(app.orm, api, ws.workspaceId);
+    const decided = await askApproval(app.orm, api, ws.workspaceId);
+    await askApproval(app.orm, api, ws.workspaceId);
+    expect((await api.post(`/api/approvals/${decided.approvalId}/decision`, { userId: 'alice', decision: 'approve' })).status).toBe(200);
+    const text = await scrape();
+    expect(text).toMatch(/^# TYPE deskflow_approvals_pending gauge$/m);
+    // The database's count, of every workspace: at least this workspace's two.
+    expect(Number(/^deskflow_approvals_pending (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(2);
+  });
+
   it('has the age of the oldest pending execution, from the database: a run that never starts shows from the outside', async () => {
     const { ws, api } = await newWorkspace(app);
     const workflow = (await api.post('/api/workflows', { name: 'Never started', triggerType: 'manual' })).body.workflow;

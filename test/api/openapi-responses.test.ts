@@ -9,6 +9,7 @@ import { createWorkspace, startTestApp, useTestApp } from '../helpers/app.ts';
 import { checkedClient, fetchDocument, ResponseChecker, type OpenApi } from '../helpers/openapi.ts';
 import { UNKNOWN_ID } from '../helpers/workflows.ts';
 import { expectStatus, newTicket, uniqueName } from '../helpers/api.ts';
+import { askApproval } from '../helpers/approvals.ts';
 import { actionNode, conditionNode, edge, runnable, triggerNode } from '../helpers/graphs.ts';
 import { EventStreamClient, refusal } from '../helpers/event-stream.ts';
 
@@ -193,6 +194,24 @@ describe('answers of the running app match the OpenAPI document', () => {
       expect(refused.status).toBe(status);
       checker.check('GET', '/api/v1/events', { status: refused.status, headers: refused.headers, body: refused.body });
     }
+  });
+
+  it('approvals, and their errors', async () => {
+    const people = [{ userId: 'alice' }, { userId: 'bob' }];
+    const own = await createWorkspace(app.orm, people);
+    const ownApi = checkedClient(app.baseUrl, checker, own.key);
+    expect((await ownApi.get('/api/members')).body).toEqual({ members: [{ userId: 'alice', role: 'member' }, { userId: 'bob', role: 'member' }] });
+    const { approvalId } = await askApproval(app.orm, ownApi, own.workspaceId, { timeoutSeconds: 600 });
+    expectStatus(await ownApi.get('/api/approvals?status=pending&approver=alice&limit=5'), 200);
+    expectStatus(await ownApi.get(`/api/approvals/${approvalId}`), 200);
+    expectStatus(await ownApi.get(`/api/approvals/${UNKNOWN_ID}`), 404);
+    expectStatus(await ownApi.post(`/api/approvals/${approvalId}/decision`, { userId: 'alice', decision: 'perhaps' }), 400);
+    expectStatus(await ownApi.post(`/api/approvals/${approvalId}/decision`, { userId: 'carol', decision: 'approve' }), 403);
+    expectStatus(await ownApi.post(`/api/approvals/${approvalId}/decision`, { userId: 'alice', decision: 'approve', comment: 'Fine.' }), 200);
+    expectStatus(await ownApi.post(`/api/approvals/${approvalId}/decision`, { userId: 'bob', decision: 'reject' }), 409);
+    const all = await askApproval(app.orm, ownApi, own.workspaceId, { quorum: 'all' });
+    expectStatus(await ownApi.post(`/api/approvals/${all.approvalId}/decision`, { userId: 'bob', decision: 'approve' }), 200);
+    expectStatus(await ownApi.post(`/api/approvals/${all.approvalId}/decision`, { userId: 'bob', decision: 'approve' }), 409);
   });
 
   it('rate limiting (429 with Retry-After)', async () => {

@@ -11,6 +11,7 @@ import { client, newWorkspace, useTestApp } from '../helpers/app.ts';
 import { fetchDocument, type OpenApi } from '../helpers/openapi.ts';
 import { UNKNOWN_ID } from '../helpers/workflows.ts';
 import { newTicket } from '../helpers/api.ts';
+import { askApproval } from '../helpers/approvals.ts';
 
 const app = useTestApp({ config: { rateLimit: { perSecond: 0, burst: 0 }, metricsToken: 'scrape-secret' } });
 let doc: OpenApi;
@@ -126,6 +127,7 @@ describe('GET /openapi.json', () => {
       for (const [status, response] of success) expect(Object.keys(response.headers ?? {}).includes('Idempotency-Replayed'), `${name} ${status}`).toBe(keyed);
     }
     expect(ops.filter(({ op }) => op.parameters?.some((p) => p.name === 'Idempotency-Key')).map((o) => o.name).sort()).toEqual([
+      'POST /api/approvals/{id}/decision',
       'POST /api/v1/tickets',
       'POST /api/v1/tickets/{id}/messages',
       'POST /api/v1/tickets/{id}/notes',
@@ -137,11 +139,12 @@ describe('GET /openapi.json', () => {
   });
 
   it('documents the request bodies the routes validate: required fields and no others', async () => {
-    const { ws, api } = await newWorkspace(app);
+    const { ws, api } = await newWorkspace(app, [{ userId: 'alice' }, { userId: 'bob' }]);
     const ids = {
       '/api/v1/tickets': (await api.post('/api/v1/tickets', newTicket())).body.data.id,
       '/api/workflows': (await api.post('/api/workflows', { name: 'Bodies' })).body.workflow.id,
       '/api/calendars': (await api.post('/api/calendars', { name: 'Bodies', timeZone: 'UTC', hours: [{ day: 'mon', from: '09:00', to: '17:00' }] })).body.calendar.id,
+      '/api/approvals': (await askApproval(app.orm, api, ws.workspaceId)).approvalId,
     };
     type Body = { required?: string[]; additionalProperties?: unknown };
     const strictBodies = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -153,6 +156,7 @@ describe('GET /openapi.json', () => {
       'PATCH /api/calendars/{id}',
       'PATCH /api/v1/tickets/{id}',
       'PATCH /api/workflows/{id}',
+      'POST /api/approvals/{id}/decision',
       'POST /api/calendars',
       'POST /api/v1/tickets',
       'POST /api/v1/tickets/{id}/messages',
@@ -166,7 +170,7 @@ describe('GET /openapi.json', () => {
       'POST /api/workflows/{id}/trigger',
     ]);
     for (const { method, path, schema } of strictBodies) {
-      const prefix = path.startsWith('/api/v1/tickets') ? '/api/v1/tickets' : path.startsWith('/api/calendars') ? '/api/calendars' : '/api/workflows';
+      const prefix = path.startsWith('/api/v1/tickets') ? '/api/v1/tickets' : path.startsWith('/api/calendars') ? '/api/calendars' : path.startsWith('/api/approvals') ? '/api/approvals' : '/api/workflows';
       const res = await api.call(method, path.replace('{id}', ids[prefix]), { notAField: 1 });
       expect(res.status, `${method} ${path}`).toBe(400);
       const named = (res.body.error.details as Array<{ path: string }>).map((d) => d.path);

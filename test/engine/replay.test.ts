@@ -19,8 +19,10 @@ import { historyFromJson } from './fixtures/history-json.ts';
 // run-automation-business-hours.json a run that counts a calendar's open time, and
 // run-automation-v4-begin-with-action.json the representative run since a run begins in its
 // first actions, and run-automation-v5-actions-together.json since actions reached at once share
-// a local activity that ends the run when they are its last (under their patch markers). The
-// current workflow code must replay each exactly.
+// a local activity that ends the run when they are its last (under their patch markers), and
+// run-automation-approval.json a run that asks for an approval, is woken by the decision's
+// signal, then asks again and goes on at the time-out. The current workflow code must replay
+// each exactly.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Replay workers report each state change at INFO; keep warnings and errors.
@@ -113,6 +115,16 @@ describe('replaying saved run histories', () => {
     expect(localActivities[0]).toBe('runActions');
     expect(localActivities.at(-1)).toBe('runActions');
     expect(localActivities).not.toContain('finishRun');
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('run-automation-approval replays: the decision arrives as a signal, the outcome and the deadline come from the history', async () => {
+    const history = await savedHistory('run-automation-approval.json');
+    expect(history.events!.filter((e) => e.workflowExecutionSignaledEventAttributes).map((e) => e.workflowExecutionSignaledEventAttributes!.signalName)).toEqual(['approvalDecided']);
+    const localActivities = localActivityTypes(history);
+    expect(localActivities.filter((t) => ['requestApproval', 'settleApproval'].includes(t))).toEqual(['requestApproval', 'settleApproval', 'requestApproval', 'settleApproval']);
+    expect(history.events!.filter((e) => e.timerFiredEventAttributes)).toHaveLength(1);
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });

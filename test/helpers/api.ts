@@ -189,3 +189,19 @@ export async function runThrough(api: Caller, workflowId: string, nodeId: string
     return run && until(run) ? run : undefined;
   }, timeoutMs, `the execution of workflow ${workflowId} through node ${nodeId}`);
 }
+
+// --- approvals ------------------------------------------------------------------------
+
+/** POST /api/approvals/:id/decision (the answer as it is: tests of refusals read it). */
+export function decide<A extends Answer>(api: { post(path: string, body?: unknown): Promise<A> }, approvalId: string, body: Record<string, unknown>): Promise<A> {
+  return api.post(`/api/approvals/${approvalId}/decision`, body);
+}
+
+/** The approval the workflow's newest run waits for at `nodeId` (its waiting step's `approvalId`), as GET /api/approvals/:id shows it. */
+export async function approvalAsked(api: Caller, workflowId: string, nodeId: string, timeoutMs = 20_000): Promise<any> {
+  const execution = await executionAtStep(api, workflowId, nodeId, 'waiting', timeoutMs);
+  const { approvalId } = stepOf(execution, nodeId)!.result as { approvalId: string };
+  const res = await api.get(`/api/approvals/${approvalId}`);
+  expectStatus(res, 200);
+  return res.body.approval;
+}

@@ -145,6 +145,7 @@ const noEngine: WorkflowEngine = {
   start: () => Promise.reject(new Error('no workflow engine in this test')),
   cancel: () => Promise.reject(new Error('no workflow engine in this test')),
   signalCustomerReply: () => Promise.resolve(),
+  signalApprovalDecided: () => Promise.resolve(),
   ping: () => Promise.resolve(),
 };
 

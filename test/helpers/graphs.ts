@@ -112,3 +112,20 @@ export const printerTickets = () =>
 /** A manual workflow that waits at `wait` (a delay of `delay`: seconds, or business seconds and a calendar), then tags the ticket `later`. */
 export const waitThenTag = (name: string, delay: Json) =>
   workflowOf(name, triggerNode('manual', 'start'), [actionNode('wait', { actionType: 'delay', ...delay }), actionNode('tag', { actionType: 'add_tag', tag: 'later' })], 'start > wait > tag');
+
+/** A request_approval node asking `approvers` (more of its data in `extra`: quorum, timeoutSeconds, onTimeout, calendarId). */
+export const approvalNode = (id: string, approvers: string[], extra: Json = {}): NodeJson =>
+  actionNode(id, { actionType: 'request_approval', approvers, question: 'Refund {{data.amount}} EUR on "{{ticket.subject}}"?', ...extra });
+
+/**
+ * "Refunds over the limit need a yes": a manual run asks `approvers` at `ask`; approved, the
+ * ticket is tagged `refund-approved`; rejected (or timed out, unless `onTimeout` says approve),
+ * `refund-refused`.
+ */
+export const refundApproval = (approvers: string[], extra: Json = {}, name = 'Refund approval') =>
+  workflowOf(
+    name,
+    triggerNode('manual', 'start'),
+    [approvalNode('ask', approvers, extra), actionNode('approved', { actionType: 'add_tag', tag: 'refund-approved' }), actionNode('refused', { actionType: 'add_tag', tag: 'refund-refused' })],
+    'start > ask >true approved, ask >false refused',
+  );

@@ -179,6 +179,7 @@ export function initialValue(field: FieldSpec): unknown {
     case 'choice':
       return field.options![0];
     case 'choices':
+    case 'members':
     case 'list':
       return [];
     case 'number':

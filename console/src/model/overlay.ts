@@ -60,12 +60,28 @@ export function runOverlay(canvas: Canvas, steps: Step[], finished: boolean, sim
     const source = byId.get(edge.source);
     if (!from?.reached || !DONE.includes(from.status) || !source) continue;
     if (branches({ type: source.type, data: source.data.data })) {
-      const branch = from.result === true ? 'true' : from.result === false ? 'false' : undefined;
+      const outcome = branchOf(from.result, source.data.data);
+      const branch = outcome === true ? 'true' : outcome === false ? 'false' : undefined;
       if (branch === undefined || (edge.sourceHandle ?? 'true') !== branch) continue;
     }
     followed.add(edge.id);
   }
   return { nodes, followed, missing };
+}
+
+/**
+ * The branch a branching node's step took: its result when that is true or false (a condition, a
+ * wait_for_reply, a dry run's request_approval); for a run's request_approval, its decision
+ * (`approved` is true, `rejected` false, `expired` as the node's `onTimeout` says). Undefined
+ * while it waits.
+ */
+export function branchOf(result: unknown, data: Record<string, unknown>): boolean | undefined {
+  if (typeof result === 'boolean') return result;
+  const decision = (result as { decision?: unknown } | null | undefined)?.decision;
+  if (decision === 'approved') return true;
+  if (decision === 'rejected') return false;
+  if (decision === 'expired') return data.onTimeout === 'approve';
+  return undefined;
 }
 
 /** How long a step took, for people: `120 ms`, `4.2 s`, `3 min 5 s`, or undefined while it runs. */

@@ -6,8 +6,11 @@
 
 import {
   AGE_PARAMETERS,
+  APPROVAL_QUORUMS,
+  APPROVAL_TIMEOUT_OUTCOMES,
   calendarReferences,
   HTTP_METHODS,
+  memberReferences,
   RESOLUTION_TYPES,
   TICKET_FILTER_PARAMETERS,
   TICKET_PRIORITIES,
@@ -29,8 +32,8 @@ export type Site = {
   path: string;
 };
 
-/** `choice`: one of `options`; `choices`: a list of some of `options`; `text`: a string (with {{placeholders}} when `placeholders`); `number`; `calendar`: a calendar's id; `list`: a list of strings; `object`: keys of its own (`fields`); `json`: any JSON value; `textOrJson`: text, or JSON when it parses as an object or list. */
-export type FieldKind = 'choice' | 'choices' | 'text' | 'textOrJson' | 'number' | 'calendar' | 'list' | 'object' | 'json';
+/** `choice`: one of `options`; `choices`: a list of some of `options`; `text`: a string (with {{placeholders}} when `placeholders`); `number`; `calendar`: a calendar's id; `members`: user ids of the workspace's members; `list`: a list of strings; `object`: keys of its own (`fields`); `json`: any JSON value; `textOrJson`: text, or JSON when it parses as an object or list. */
+export type FieldKind = 'choice' | 'choices' | 'text' | 'textOrJson' | 'number' | 'calendar' | 'members' | 'list' | 'object' | 'json';
 
 export type FieldSpec = {
   key: string;
@@ -48,7 +51,7 @@ export type FieldSpec = {
 };
 
 /** Lists of values the API knows; a parameter that takes exactly one (or a list) of them is a choice. */
-const VOCABULARIES: readonly (readonly string[])[] = [TICKET_STATUSES, TICKET_PRIORITIES, RESOLUTION_TYPES, HTTP_METHODS, TRIGGER_TYPES];
+const VOCABULARIES: readonly (readonly string[])[] = [TICKET_STATUSES, TICKET_PRIORITIES, RESOLUTION_TYPES, HTTP_METHODS, TRIGGER_TYPES, APPROVAL_QUORUMS, APPROVAL_TIMEOUT_OUTCOMES];
 /** Parameter lists of src/graph for values that are objects of their own (a schedule's ticketFilter, an age). */
 const OBJECT_SHAPES: readonly (readonly string[])[] = [TICKET_FILTER_PARAMETERS, AGE_PARAMETERS];
 
@@ -57,7 +60,8 @@ export const NOT_A_CHOICE = 'zz-not-a-choice';
 export const SAMPLE_CALENDAR_ID = '00000000-0000-4000-8000-000000000000';
 const TEXTS = ['some text', '@daily', 'UTC', '2030-01-01T09:00:00Z'];
 const PLACEHOLDER = '{{ticket.subject}}';
-const LONG_TEXT = 'x'.repeat(5000);
+/** A parameter that takes this much text gets a text area. */
+const LONG_TEXT = 'x'.repeat(1000);
 const NOT_A_PARAMETER = 'zzNotAParameter';
 /** Values tried, in order, to find one a site accepts. */
 const SAMPLES: readonly unknown[] = [
@@ -87,6 +91,12 @@ export function accepts(site: Site, value: unknown): boolean {
 export function namesCalendar(site: Site): boolean {
   const graph = site.build(SAMPLE_CALENDAR_ID) as WorkflowGraph;
   return calendarReferences(graph).some((r) => r.path === site.path);
+}
+
+/** True when src/graph counts the user ids of a list at this site as members of the workspace (approvers). */
+export function namesMembers(site: Site): boolean {
+  const graph = site.build(['someone']) as WorkflowGraph;
+  return memberReferences(graph).some((r) => r.path.startsWith(`${site.path}[`));
 }
 
 /** The site of node data: a trigger's (`scheduled`), or a condition's or action's after a trigger of `trigger`. */
@@ -141,7 +151,7 @@ function describeAt(site: Site, key: string, required: boolean, depth: number): 
     return { ...base, kind: ok({}) ? 'textOrJson' : 'text', placeholders: ok(PLACEHOLDER), multiline: ok(LONG_TEXT) };
   }
   if (ok(60)) return { ...base, kind: 'number', ...(/seconds$/i.test(key) ? { unit: 'seconds' as const } : {}) };
-  if (ok(['some text'])) return { ...base, kind: 'list' };
+  if (ok(['some text'])) return { ...base, kind: namesMembers(site) ? 'members' : 'list' };
   const fields = depth < 2 ? objectFields(site, depth + 1) : undefined;
   if (fields) return { ...base, kind: 'object', fields };
   return { ...base, kind: 'json', multiline: true };

@@ -46,6 +46,7 @@ function action(data: Record<string, unknown>, names: CalendarNames): string {
     const spec = fields.find((f) => f.key === k);
     if (spec?.kind === 'calendar') return `calendar: ${calendar(v, names)}`;
     if (spec?.unit === 'seconds' && typeof v === 'number') return `${k}: ${durationHint(v, openTime) ?? v}`;
+    if (spec?.kind === 'members' && Array.isArray(v)) return `${k}: ${v.length ? v.join(', ') : 'nobody yet'}`;
     return typeof v === 'string' || typeof v === 'number' ? `${k}: ${short(v, 40)}` : k;
   });
   return `${String(actionType ?? '?')}${values.length ? ` · ${values.join(', ')}` : ''}`;

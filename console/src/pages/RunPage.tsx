@@ -10,6 +10,7 @@ import { ErrorBanner, Json, Loading, StepStatus, Time, Until } from '../ui/commo
 import { FlowCanvas } from '../ui/FlowCanvas.tsx';
 import { TicketName, useTicketSubjects } from '../ui/tickets.tsx';
 import { resultLine } from '../ui/WorkflowNode.tsx';
+import { StepApproval } from '../ui/StepApproval.tsx';
 
 /** One execution painted on its workflow's graph, updated live while it runs. */
 export function RunPage({ workflowId, executionId }: { workflowId: string; executionId: string }) {
@@ -122,6 +123,7 @@ export function RunPage({ workflowId, executionId }: { workflowId: string; execu
             {canvas.nodes.map((n) => {
               const run = overlay.nodes.get(n.id)!;
               const reply = replies.get((run.result as { messageId?: string } | undefined)?.messageId ?? '');
+              const approvalId = n.data.data.actionType === 'request_approval' ? (run.result as { approvalId?: string } | undefined)?.approvalId : undefined;
               return (
                 <li key={n.id} data-step={n.id} data-status={run.status}>
                   <code>{n.id}</code> <StepStatus step={run} kind={n.type} />
@@ -139,6 +141,7 @@ export function RunPage({ workflowId, executionId }: { workflowId: string; execu
                     </div>
                   )}
                   {run.error && <div className="error-text">{run.error}</div>}
+                  {approvalId && <StepApproval approvalId={approvalId} stepStatus={run.status} />}
                   {run.result !== undefined && typeof run.result !== 'boolean' && (
                     <details>
                       <summary>{resultLine(run.result)}</summary>

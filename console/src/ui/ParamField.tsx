@@ -5,6 +5,7 @@ import type { FieldSpec } from '../model/fields.ts';
 import { fieldMessages, type FieldIssue } from '../model/issues.ts';
 import { durationHint } from '../model/time.ts';
 import { CalendarPicker } from './CalendarPicker.tsx';
+import { MemberPicker } from './MemberPicker.tsx';
 import { Field, parseJson } from './Field.tsx';
 
 type Data = Record<string, unknown>;
@@ -59,6 +60,8 @@ export function ParamField({ spec, data, siblings, set, issues, triggerType, pre
             return <ChoicesInput id={id} name={name} options={spec.options!} value={value} onChange={(v) => set(spec.key, v.length === 0 && !spec.required ? undefined : v)} />;
           case 'calendar':
             return <CalendarPicker id={id} name={name} value={value} optional={!spec.required} onChange={(v) => set(spec.key, v)} />;
+          case 'members':
+            return <MemberPicker id={id} name={name} value={value} onChange={(v) => set(spec.key, v)} />;
           case 'number':
             return (
               <input

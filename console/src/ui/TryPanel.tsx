@@ -48,6 +48,7 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
   const [tag, setTag] = useState('');
   const [data, setData] = useState('{}');
   const [assumeReply, setAssumeReply] = useState(false);
+  const [approvals, setApprovals] = useState<'approve' | 'reject'>('approve');
   const [result, setResult] = useState<DryRun | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -57,6 +58,7 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
   const [atZone, setAtZone] = useState(() => calendars.byId(calendarReferences(graph)[0]?.calendarId)?.timeZone ?? browserZone());
   const zones = useMemo(() => [...new Set([browserZone(), 'UTC', ...(calendars.list ?? []).map((c) => c.timeZone), atZone])], [calendars.list, atZone]);
 
+  const asksApproval = graph.nodes.some((n) => n.type === 'action' && n.data.actionType === 'request_approval');
   useEffect(() => {
     if (result) onOverlay(runOverlay(canvas, result.steps, true, true));
   }, [result, canvas, onOverlay]);
@@ -77,7 +79,7 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
     setWarning(missing?.message ?? null);
     setBusy(true);
     try {
-      const input: DryRunInput = { assumeReply };
+      const input: DryRunInput = { assumeReply, ...(asksApproval ? { approvals } : {}) };
       if (atLocal) {
         const at = wallTimeToInstant(atLocal, atZone);
         if (!at) throw new Error(`${atLocal} is not a moment in ${atZone}.`);
@@ -166,6 +168,15 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
       <label className="inline">
         <input type="checkbox" name="assumeReply" checked={assumeReply} onChange={(e) => setAssumeReply(e.target.checked)} /> the customer replies in time (wait_for_reply takes its true branch)
       </label>
+      {asksApproval && (
+        <label>
+          Approvals are
+          <select name="approvals" value={approvals} onChange={(e) => setApprovals(e.target.value as 'approve' | 'reject')}>
+            <option value="approve">approved (request_approval takes its true branch)</option>
+            <option value="reject">rejected (its false branch)</option>
+          </select>
+        </label>
+      )}
       <button type="submit" className="primary" data-action="dry-run" disabled={busy}>{busy ? 'Running…' : 'Dry run'}</button>
       <ErrorBanner error={error} />
       {warning && <p className="banner warn" data-testid="dry-run-warning">{warning}</p>}

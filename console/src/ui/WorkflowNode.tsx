@@ -64,12 +64,16 @@ export const WorkflowNode = memo(function WorkflowNode({ id, data, selected }: N
   );
 });
 
-/** An action's result in a few words: an HTTP status, a reply's message id. */
+/** An action's result in a few words: an HTTP status, a reply's message id, an approval's decision. */
 export function resultLine(result: unknown): string {
   if (result && typeof result === 'object') {
     const r = result as Record<string, unknown>;
     if (typeof r.status === 'number') return `HTTP ${r.status}`;
     if (typeof r.messageId === 'string') return 'reply sent';
+    if (typeof r.approvalId === 'string') {
+      const by = Array.isArray(r.decidedBy) && r.decidedBy.length ? ` by ${r.decidedBy.join(', ')}` : '';
+      return typeof r.decision === 'string' ? `${r.decision}${by}` : 'waiting for a decision';
+    }
   }
   return JSON.stringify(result) ?? '';
 }

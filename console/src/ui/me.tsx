@@ -1,8 +1,9 @@
 // "Who am I": the agent using this tab, chosen once from the workspace's members and kept in the
 // tab (sessionStorage, like the key), so "Mine", replies and notes are theirs. The members are
-// read once per tab for the assignee pickers too.
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { api, type Member } from '../api.ts';
+// the ones ui/members.tsx reads once for every page.
+import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
+import type { Member } from '../api.ts';
+import { useMembers } from './members.tsx';
 
 const KEY = 'deskflow.me';
 
@@ -18,11 +19,7 @@ const MeContext = createContext<Me>({ me: null, setMe: () => {}, members: null, 
 
 export function MeProvider({ children }: { children: ReactNode }) {
   const [me, setMeState] = useState<string | null>(() => sessionStorage.getItem(KEY));
-  const [members, setMembers] = useState<Member[] | null>(null);
-  const [membersError, setMembersError] = useState<unknown>(null);
-  useEffect(() => {
-    api.listMembers().then(setMembers, setMembersError);
-  }, []);
+  const { list: members, error: membersError } = useMembers();
   const setMe = useCallback((userId: string | null) => {
     if (userId) sessionStorage.setItem(KEY, userId);
     else sessionStorage.removeItem(KEY);

@@ -22,10 +22,11 @@ export function nodeFailed(run: RunState, { node, startedAt, seq }: Visit, err: 
 
 /**
  * A wait cut short because another branch failed (not because the run was cancelled): the
- * branch ends there, and its step says why. False for any other error.
+ * branch ends there, and its step says why (keeping the `result` it had while it waited, such
+ * as the approval it waited for). False for any other error.
  */
-export function cutShort(run: RunState, { node, startedAt, seq }: Visit, err: unknown): boolean {
+export function cutShort(run: RunState, { node, startedAt, seq }: Visit, err: unknown, result?: unknown): boolean {
   if (run.failedNode === null || !isCancellation(err) || run.root.consideredCancelled) return false;
-  run.record({ nodeId: node.id, seq, status: 'cancelled', startedAt, completedAt: run.now(), error: `Not waited out: node "${run.failedNode}" failed.` });
+  run.record({ nodeId: node.id, seq, status: 'cancelled', ...(result !== undefined ? { result } : {}), startedAt, completedAt: run.now(), error: `Not waited out: node "${run.failedNode}" failed.` });
   return true;
 }

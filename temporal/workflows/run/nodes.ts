@@ -1,5 +1,6 @@
 import { conditionCalendarIds, evaluateCondition, parseIsoInstant, type ActionData, type ConditionData, type GraphNode } from '../../../src/graph/index.ts';
 import { runAction } from './actions.ts';
+import { requestApproval } from './approval.ts';
 import { cutShort, nodeFailed } from './failure.ts';
 import { local } from './proxies.ts';
 import type { RunState, Visit } from './state.ts';
@@ -7,8 +8,8 @@ import { delay, waitForReply } from './waits.ts';
 
 /**
  * One node of the walk: the trigger and conditions need no I/O (their steps go with the next
- * write), waits and actions are in ./waits.ts and ./actions.ts. Answers a condition's or a
- * reply wait's outcome; a branch cut short by a failure elsewhere ends here, saying why.
+ * write), waits and actions are in ./waits.ts, ./approval.ts and ./actions.ts. Answers the outcome of a
+ * condition, a reply wait or an approval; a branch cut short by a failure elsewhere ends here, saying why.
  */
 export async function runNode(run: RunState, node: GraphNode): Promise<boolean | undefined> {
   const visit: Visit = { node, startedAt: run.now(), seq: run.visit(node.id) };
@@ -28,6 +29,7 @@ function visitNode(run: RunState, visit: Visit): Promise<boolean | undefined> {
   const action = node.data;
   if (action.actionType === 'delay') return delay(run, visit, action);
   if (action.actionType === 'wait_for_reply') return waitForReply(run, visit, action);
+  if (action.actionType === 'request_approval') return requestApproval(run, visit, action);
   return act(run, visit, action);
 }
 
@@ -63,7 +65,7 @@ async function calendarCondition(run: RunState, visit: Visit, data: ConditionDat
 }
 
 /** An action other than a wait: a ticket action may begin the run itself; anything else begins it first. */
-async function act(run: RunState, visit: Visit, action: Exclude<ActionData, { actionType: 'delay' | 'wait_for_reply' }>): Promise<undefined> {
+async function act(run: RunState, visit: Visit, action: Exclude<ActionData, { actionType: 'delay' | 'wait_for_reply' | 'request_approval' }>): Promise<undefined> {
   const start = run.start.before(action.actionType !== 'http_request');
   if (start === 'with-action') return runAction(run, visit, action, { begin: true });
   await start;

@@ -23,6 +23,8 @@ export class RunState {
   context: RunContext;
   /** Customer replies signalled so far (message id → when written, if said). */
   readonly replies = new Map<string, number | undefined>();
+  /** Approvals whose decision was signalled (request_approval then reads the outcome). */
+  readonly approvalsDecided = new Set<string>();
   /** Steps walked since the run's last write: they go with the next write that happens anyway. */
   private readonly unrecorded: StepInput[] = [];
   /**

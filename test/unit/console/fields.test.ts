@@ -73,7 +73,19 @@ describe('actionFields', () => {
 
   it('finds a calendar picker exactly where src/graph reads a calendar id', () => {
     const withCalendar = ACTION_TYPES.flatMap((a) => actionFields(a).filter((f) => f.kind === 'calendar').map((f) => `${a}.${f.key}`));
-    expect(withCalendar).toEqual(['delay.calendarId', 'wait_for_reply.calendarId']);
+    expect(withCalendar).toEqual(['delay.calendarId', 'wait_for_reply.calendarId', 'request_approval.calendarId']);
+  });
+
+  it('offers the workspace\'s members exactly where src/graph names members (approvers), and an approval\'s choices', () => {
+    const withMembers = ACTION_TYPES.flatMap((a) => actionFields(a).filter((f) => f.kind === 'members').map((f) => `${a}.${f.key}`));
+    expect(withMembers).toEqual(['request_approval.approvers']);
+    const field = (k: string) => actionFields('request_approval').find((f) => f.key === k);
+    expect(field('approvers')).toMatchObject({ required: true });
+    expect(field('question')).toMatchObject({ kind: 'text', required: true, placeholders: true, multiline: true });
+    expect(field('quorum')).toMatchObject({ kind: 'choice', required: false, options: ['any', 'all'] });
+    expect(field('timeoutSeconds')).toMatchObject({ kind: 'number', required: false, unit: 'seconds' });
+    expect(field('onTimeout')).toMatchObject({ kind: 'choice', required: false, options: ['reject', 'approve'] });
+    expect(actionChoices('request_approval')).toBeNull();
   });
 
   it('offers every option of a choice as the validator accepts it', () => {
@@ -126,12 +138,13 @@ describe('the palette', () => {
     expect(PALETTE.actions).toEqual(ACTION_TYPES);
   });
 
-  it('adds action nodes the validator faults only for the text still to be written', () => {
+  it('adds action nodes the validator faults only for the text still to be written and the members still to be picked', () => {
     for (const actionType of ACTION_TYPES) {
       const data = newActionData(actionType);
-      const empty = actionFields(actionType).filter((f) => f.required && data[f.key] === '').map((f) => `workflowJson.nodes[1].data.${f.key}`);
+      const unset = (v: unknown) => v === '' || (Array.isArray(v) && v.length === 0);
+      const empty = actionFields(actionType).filter((f) => f.required && unset(data[f.key])).map((f) => `workflowJson.nodes[1].data.${f.key}`);
       expect(issuesOf({ type: 'action', data }).map((i) => i.path).sort(), actionType).toEqual(empty.sort());
-      const filled = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v === '' ? (k === 'url' ? 'https://example.com/hook' : 'text') : v]));
+      const filled = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v === '' ? (k === 'url' ? 'https://example.com/hook' : 'text') : Array.isArray(v) && v.length === 0 ? ['someone'] : v]));
       expect(issuesOf({ type: 'action', data: filled }), actionType).toEqual([]);
     }
   });
