@@ -13,12 +13,18 @@ export type ListChange = {
   refetch: boolean;
 };
 
-/** The rows after `event`, as the agent `me` sees the list of `filter`. */
-export function applyLiveEvent(rows: Ticket[], event: LiveEvent, filter: TicketFilter, me: string | null): ListChange {
+/** Where the list is: the first page of `perPage` rows shows the newest tickets at its top. */
+export type ListPlace = { page: number; perPage: number };
+
+/** The rows after `event`, as the agent `me` sees `place` in the list of `filter`. */
+export function applyLiveEvent(rows: Ticket[], event: LiveEvent, filter: TicketFilter, me: string | null, place: ListPlace = { page: 1, perPage: Infinity }): ListChange {
   const fits = matchesFilter(event.ticket, filter, me);
   const at = rows.findIndex((t) => t.id === event.ticketId);
   if (at === -1) {
-    // Not shown: unless it surely does not fit, it may belong on this page now.
+    // A new ticket that fits goes on top of the newest first at once; the list is read again all the same.
+    const newestFirst = !filter.q?.trim() && (filter.sort ?? '-created_at') === '-created_at' && place.page === 1;
+    if (event.type === 'ticket.created' && fits === true && newestFirst) return { rows: [event.ticket, ...rows].slice(0, place.perPage), refetch: true };
+    // Otherwise, unless it surely does not fit, it may belong on this page now.
     return { rows, refetch: fits !== false };
   }
   const shown = rows[at];

@@ -81,8 +81,17 @@ describe('a list following the live feed', () => {
     expect(change.refetch).toBe(true);
   });
 
+  it('puts a new ticket that fits on top of the first page at once, newest first, and reads the list again', () => {
+    const created = event(ticket({ id: 'c' }), 'ticket.created');
+    expect(applyLiveEvent(shown, created, view('unassigned'), null, { page: 1, perPage: 2 })).toEqual({ rows: [created.ticket, shown[0]], refetch: true });
+    // Elsewhere its place is the server's to say.
+    for (const [filter, place] of [[view('unassigned'), { page: 2, perPage: 2 }], [{ sort: 'created_at' as const }, { page: 1, perPage: 2 }], [{ q: 'fire' }, { page: 1, perPage: 2 }]] as const) {
+      expect(applyLiveEvent(shown, created, filter, null, place)).toEqual({ rows: shown, refetch: true });
+    }
+  });
+
   it('reads the list again for a ticket that may have come in, not for one that surely did not', () => {
-    expect(applyLiveEvent(shown, event(ticket({ id: 'c' }), 'ticket.created'), view('unassigned'), null)).toEqual({ rows: shown, refetch: true });
+    expect(applyLiveEvent(shown, event(ticket({ id: 'c' })), view('unassigned'), null)).toEqual({ rows: shown, refetch: true });
     expect(applyLiveEvent(shown, event(ticket({ id: 'c', status: 'solved' })), view('open'), null)).toEqual({ rows: shown, refetch: false });
     expect(applyLiveEvent(shown, event(ticket({ id: 'c' })), { q: 'printer' }, null).refetch).toBe(true);
   });

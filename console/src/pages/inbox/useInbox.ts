@@ -111,11 +111,11 @@ export function useTicketList(filter: TicketFilter, me: string | null, page: num
     (event: LiveEvent) => {
       const shown = latestRows.current;
       if (!shown) return;
-      const change = applyLiveEvent(shown, event, filter, me);
+      const change = applyLiveEvent(shown, event, filter, me, { page, perPage: PER_PAGE });
       if (change.rows !== shown) setRows(change.rows);
       if (change.refetch) later();
     },
-    [filter, me, later],
+    [filter, me, page, later],
   );
   useLive(onEvent, read);
   return { rows, total, error, reload: read };
