@@ -5,12 +5,14 @@ import { WorkflowsPage } from './pages/WorkflowsPage.tsx';
 import { EditorPage } from './pages/EditorPage.tsx';
 import { RunsPage } from './pages/RunsPage.tsx';
 import { RunPage } from './pages/RunPage.tsx';
-import { TicketsPage } from './pages/TicketsPage.tsx';
-import { TicketPage } from './pages/TicketPage.tsx';
+import { InboxPage } from './pages/inbox/InboxPage.tsx';
+import { TicketPage } from './pages/ticket/TicketPage.tsx';
 import { CalendarsPage } from './pages/CalendarsPage.tsx';
 import { CalendarPage } from './pages/CalendarPage.tsx';
 import { ApprovalsPage } from './pages/ApprovalsPage.tsx';
 import { CalendarsProvider } from './ui/calendars.tsx';
+import { FeedIndicator, LiveProvider } from './ui/live.tsx';
+import { MePicker, MeProvider } from './ui/me.tsx';
 import { MembersProvider } from './ui/members.tsx';
 
 export function App() {
@@ -28,33 +30,39 @@ export function App() {
 function Signed({ onSignOut }: { onSignOut: () => void }) {
   const route = useRoute();
   return (
-    <CalendarsProvider>
-      <MembersProvider>
-      <div className="app">
-        <header className="top">
-          <a className="brand" href={href.workflows()}>Deskflow console</a>
-          <nav>
-            <a href={href.workflows()} className={route.page === 'workflows' || route.page === 'editor' || route.page.startsWith('run') ? 'active' : ''}>Workflows</a>
-            <a href={href.tickets()} className={route.page.startsWith('ticket') ? 'active' : ''}>Tickets</a>
-            <a href={href.calendars()} className={route.page.startsWith('calendar') ? 'active' : ''}>Calendars</a>
-            <a href={href.approvals()} className={route.page === 'approvals' ? 'active' : ''}>Approvals</a>
-          </nav>
-          <button type="button" className="link" onClick={onSignOut}>Forget key</button>
-        </header>
-        <main>
-          {route.page === 'workflows' && <WorkflowsPage />}
-          {route.page === 'editor' && <EditorPage key={route.workflowId} workflowId={route.workflowId} />}
-          {route.page === 'runs' && <RunsPage key={route.workflowId} workflowId={route.workflowId} />}
-          {route.page === 'run' && <RunPage key={route.executionId} workflowId={route.workflowId} executionId={route.executionId} />}
-          {route.page === 'tickets' && <TicketsPage />}
-          {route.page === 'ticket' && <TicketPage key={route.ticketId} ticketId={route.ticketId} />}
-          {route.page === 'calendars' && <CalendarsPage />}
-          {route.page === 'calendar' && <CalendarPage key={route.calendarId ?? 'new'} calendarId={route.calendarId} />}
-          {route.page === 'approvals' && <ApprovalsPage />}
-        </main>
-      </div>
-      </MembersProvider>
-    </CalendarsProvider>
+    <MembersProvider>
+      <MeProvider>
+        <LiveProvider>
+          <CalendarsProvider>
+            <div className="app">
+              <header className="top">
+                <a className="brand" href={href.workflows()}>Deskflow console</a>
+                <nav aria-label="Console">
+                  <a href={href.inbox()} className={route.page === 'inbox' || route.page === 'ticket' ? 'active' : ''}>Inbox</a>
+                  <a href={href.workflows()} className={route.page === 'workflows' || route.page === 'editor' || route.page.startsWith('run') ? 'active' : ''}>Workflows</a>
+                  <a href={href.calendars()} className={route.page.startsWith('calendar') ? 'active' : ''}>Calendars</a>
+                  <a href={href.approvals()} className={route.page === 'approvals' ? 'active' : ''}>Approvals</a>
+                </nav>
+                <FeedIndicator />
+                <MePicker />
+                <button type="button" className="link" onClick={onSignOut}>Forget key</button>
+              </header>
+              <main>
+                {route.page === 'workflows' && <WorkflowsPage />}
+                {route.page === 'editor' && <EditorPage key={route.workflowId} workflowId={route.workflowId} />}
+                {route.page === 'runs' && <RunsPage key={route.workflowId} workflowId={route.workflowId} />}
+                {route.page === 'run' && <RunPage key={route.executionId} workflowId={route.workflowId} executionId={route.executionId} />}
+                {route.page === 'inbox' && <InboxPage viewId={route.view} focusSearch={route.search} />}
+                {route.page === 'ticket' && <TicketPage key={route.ticketId} ticketId={route.ticketId} />}
+                {route.page === 'calendars' && <CalendarsPage />}
+                {route.page === 'calendar' && <CalendarPage key={route.calendarId ?? 'new'} calendarId={route.calendarId} />}
+                {route.page === 'approvals' && <ApprovalsPage />}
+              </main>
+            </div>
+          </CalendarsProvider>
+        </LiveProvider>
+      </MeProvider>
+    </MembersProvider>
   );
 }
 

@@ -84,6 +84,21 @@ export type Message = {
   createdAt: string;
 };
 
+/** An agent's internal note on a ticket: never sent to the customer. */
+export type Note = {
+  id: string;
+  ticketId: string;
+  authorId: string;
+  body: string;
+  createdAt: string;
+};
+
+/** What PATCH /api/v1/tickets/:id changes. */
+export type TicketPatch = { status?: string; priority?: string; assignedTo?: string };
+
+/** One page of GET /api/v1/tickets. */
+export type TicketPage = { data: Ticket[]; pagination: { page: number; perPage: number; total: number } };
+
 export type DryRun = {
   /** The instant the graph was walked as if it were (newer servers). */
   at?: string;

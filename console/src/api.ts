@@ -2,11 +2,12 @@
 // sessionStorage only: never in a URL, a cookie or localStorage, and it is gone when the tab is.
 
 import type { TriggerType, WorkflowGraph } from '../../src/graph/index.ts';
-import { ApiError, type Approval, type ApprovalStatus, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Ticket, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
+import { ApiError, type Approval, type ApprovalStatus, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Note, type Ticket, type TicketPage, type TicketPatch, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
+import { ticketQuery, type TicketFilter } from './model/inbox.ts';
 import type { Issue } from './model/issues.ts';
 
 export { ApiError } from './api-types.ts';
-export type { Approval, ApprovalStatus, Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Ticket, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
+export type { Approval, ApprovalStatus, Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Note, Ticket, TicketPage, TicketPatch, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
 
 const KEY = 'deskflow.apiKey';
 
@@ -100,8 +101,11 @@ export const api = {
   async backtest(workflowId: string, input: { since?: string; until?: string; limit?: number; assumeReply?: boolean }): Promise<Backtest> {
     return (await call<{ backtest: Backtest }>('POST', `/api/workflows/${encodeURIComponent(workflowId)}/backtest`, input)).body.backtest;
   },
-  async listTickets(opts: { page?: number; perPage?: number; status?: string } = {}): Promise<{ data: Ticket[]; pagination: { page: number; perPage: number; total: number } }> {
-    return (await call<{ data: Ticket[]; pagination: { page: number; perPage: number; total: number } }>('GET', `/api/v1/tickets${query({ page: opts.page, per_page: opts.perPage, status: opts.status })}`)).body;
+  /** A page of the tickets `filter` selects (see model/inbox.ts; a filter naming "me" needs `me`). */
+  async listTickets(opts: { filter?: TicketFilter; me?: string | null; page?: number; perPage?: number } = {}): Promise<TicketPage> {
+    const search = ticketQuery(opts.filter ?? {}, opts.me ?? null, { page: opts.page ?? 1, perPage: opts.perPage ?? 20 });
+    if (search === null) throw new ApiError(0, 'no_agent', 'Choose who you are (top right) to see the tickets assigned to you.', [], null);
+    return (await call<TicketPage>('GET', `/api/v1/tickets?${search}`)).body;
   },
   async getTicket(id: string): Promise<Ticket> {
     return (await call<{ data: Ticket }>('GET', `/api/v1/tickets/${encodeURIComponent(id)}`)).body.data;
@@ -111,6 +115,25 @@ export const api = {
   },
   async ticketExecutions(ticketId: string, opts: { status?: string; before?: string; limit?: number } = {}): Promise<Execution[]> {
     return (await call<{ executions: Execution[] }>('GET', `/api/v1/tickets/${encodeURIComponent(ticketId)}/executions${query(opts)}`)).body.executions;
+  },
+  async updateTicket(id: string, patch: TicketPatch): Promise<Ticket> {
+    return (await call<{ data: Ticket }>('PATCH', `/api/v1/tickets/${encodeURIComponent(id)}`, patch)).body.data;
+  },
+  /** An agent's reply to the customer: an outbound message, mailed when the workspace has a mailbox. */
+  async reply(ticketId: string, input: { authorId: string; body: string }): Promise<Message> {
+    return (await call<{ data: Message }>('POST', `/api/v1/tickets/${encodeURIComponent(ticketId)}/replies`, input)).body.data;
+  },
+  async listNotes(ticketId: string): Promise<Note[]> {
+    return (await call<{ data: Note[] }>('GET', `/api/v1/tickets/${encodeURIComponent(ticketId)}/notes`)).body.data;
+  },
+  async addNote(ticketId: string, input: { authorId: string; body: string }): Promise<Note> {
+    return (await call<{ data: Note }>('POST', `/api/v1/tickets/${encodeURIComponent(ticketId)}/notes`, input)).body.data;
+  },
+  async addTag(ticketId: string, tag: string): Promise<Ticket> {
+    return (await call<{ data: Ticket }>('POST', `/api/v1/tickets/${encodeURIComponent(ticketId)}/tags`, { tag })).body.data;
+  },
+  async removeTag(ticketId: string, tag: string): Promise<Ticket> {
+    return (await call<{ data: Ticket }>('DELETE', `/api/v1/tickets/${encodeURIComponent(ticketId)}/tags/${encodeURIComponent(tag)}`)).body.data;
   },
   async listCalendars(): Promise<Calendar[]> {
     return (await call<{ calendars: Calendar[] }>('GET', '/api/calendars')).body.calendars;
@@ -147,6 +170,26 @@ export const api = {
     return res.ok;
   },
 };
+
+/**
+ * Opens the live feed (GET /api/v1/events), resuming after `lastEventId` when given. The key
+ * goes in the Authorization header like on every call (an EventSource cannot send one), so
+ * the feed is read with fetch as a stream. A refused key signs the tab out as any call does.
+ */
+export async function openEventStream(lastEventId: string | null, signal: AbortSignal): Promise<Response> {
+  const key = apiKey.get();
+  const res = await fetch('/api/v1/events', {
+    headers: {
+      accept: 'text/event-stream',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+    },
+    cache: 'no-store',
+    signal,
+  });
+  if (res.status === 401) onUnauthorized();
+  return res;
+}
 
 /** The Temporal Web UI's page of a run, when the server was told where the Web UI is. */
 export function temporalRunUrl(runId: string | null | undefined): string | null {

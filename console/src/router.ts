@@ -7,7 +7,8 @@ export type Route =
   | { page: 'editor'; workflowId: string }
   | { page: 'runs'; workflowId: string }
   | { page: 'run'; workflowId: string; executionId: string }
-  | { page: 'tickets' }
+  /** The inbox, on a view (null: the one shown last, else the default); `search`: with the search box focused. */
+  | { page: 'inbox'; view: string | null; search?: boolean }
   | { page: 'ticket'; ticketId: string }
   | { page: 'calendars' }
   | { page: 'calendar'; calendarId: string | null }
@@ -21,7 +22,9 @@ export function parseRoute(hash: string): Route {
     return { page: 'editor', workflowId: parts[1] };
   }
   if (parts[0] === 'tickets' && parts[1]) return { page: 'ticket', ticketId: parts[1] };
-  if (parts[0] === 'tickets') return { page: 'tickets' };
+  // The list of tickets that was at #/tickets is the inbox now.
+  if (parts[0] === 'tickets' || parts[0] === 'inbox') return { page: 'inbox', view: parts[0] === 'inbox' ? (parts[1] ?? null) : null };
+  if (parts[0] === 'search') return { page: 'inbox', view: null, search: true };
   if (parts[0] === 'calendars' && parts[1]) return { page: 'calendar', calendarId: parts[1] === 'new' ? null : parts[1] };
   if (parts[0] === 'calendars') return { page: 'calendars' };
   if (parts[0] === 'approvals') return { page: 'approvals' };
@@ -33,7 +36,9 @@ export const href = {
   editor: (id: string) => `#/workflows/${encodeURIComponent(id)}`,
   runs: (id: string) => `#/workflows/${encodeURIComponent(id)}/runs`,
   run: (id: string, executionId: string) => `#/workflows/${encodeURIComponent(id)}/runs/${encodeURIComponent(executionId)}`,
-  tickets: () => '#/tickets',
+  inbox: (view?: string) => (view ? `#/inbox/${encodeURIComponent(view)}` : '#/inbox'),
+  /** The inbox with its search box focused (the / key on a ticket's page). */
+  search: () => '#/search',
   ticket: (id: string) => `#/tickets/${encodeURIComponent(id)}`,
   calendars: () => '#/calendars',
   newCalendar: () => '#/calendars/new',

@@ -14,7 +14,7 @@ import { eventually } from '../helpers/poll.ts';
 import { activateWorkflow, createWorkflow, executionAtStep, manualRunOnNewTicket, openTicket } from '../helpers/api.ts';
 import { actionNode, conditionNode, triggerNode, waitThenTag, workflowOf } from '../helpers/graphs.ts';
 
-const app = useEngineApp();
+const app = useEngineApp({ feed: true });
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
 

@@ -13,7 +13,7 @@ import { eventually } from '../helpers/poll.ts';
 import { createWorkflow, finishedExecutions, manualRunOnNewTicket, openTicket } from '../helpers/api.ts';
 
 const TEMPORAL_UI = 'http://temporal-ui.example.test:8080';
-const app = useEngineApp({ console: { temporalUiUrl: TEMPORAL_UI, temporalNamespace: 'default' } });
+const app = useEngineApp({ console: { temporalUiUrl: TEMPORAL_UI, temporalNamespace: 'default' }, feed: true });
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
 
@@ -55,6 +55,13 @@ function shape(graph: { nodes: Array<{ id: string; type: string; data: Record<st
  */
 const edgesShown = (page: ConsolePage, count: number, which = '.react-flow__edge') =>
   eventually(async () => ((await page.$$(which)).length === count ? true : undefined), 10_000, `${count} edges drawn (${which})`);
+
+/** Replaces the text of an input, as selecting it all and typing over it does. */
+async function retype(page: ConsolePage, selector: string, text: string): Promise<void> {
+  const input = await page.waitForSelector(selector);
+  await input!.click({ count: 3 });
+  await page.keyboard.type(text);
+}
 
 async function press(page: ConsolePage, ...keys: string[]) {
   for (const k of keys.slice(0, -1)) await page.keyboard.down(k as never);
@@ -135,7 +142,9 @@ describe('the console in Chromium', () => {
     await edgesShown(page, 5, '.react-flow__edge.followed');
     await waitForText(page, '.message-body', 'Hi Dana, we are on it.');
     expect(await texts(page, '.run-view h1 .badge')).toEqual(['completed']);
-    expect(await page.$eval('.run-view .muted.small', (e) => e.textContent)).toContain(ticketId);
+    // The condition says what it found; the ticket is named by its subject.
+    expect(await texts(page, '[data-step="condition"] .badge')).toEqual(['true']);
+    await waitForText(page, `.run-view .muted.small a[data-ticket-id="${ticketId}"]`, 'URGENT: site down');
     // The same run in the Temporal Web UI, by its id.
     expect(execution.runId).toBe(`${URGENT.name} · ticket ${ticketId} · ticket_created · execution ${execution.id}`);
     expect(await page.$eval('[data-testid=temporal-link]', (a) => a.getAttribute('href'))).toBe(
@@ -147,6 +156,15 @@ describe('the console in Chromium', () => {
     await go(page, `#/tickets/${ticketId}`);
     await page.waitForSelector(`tr[data-execution-id="${execution.id}"]`);
     await waitForText(page, '.messages', 'Hi Dana, we are on it.');
+
+    // A ticket the condition turns down: its run took no action, and the list says so.
+    await openTicket(api, { subject: 'A calm question' });
+    const idle = (await finishedExecutions(api, workflowId, 2)).find((e: { id: string }) => e.id !== execution.id);
+    await go(page, `#/workflows/${workflowId}/runs`);
+    await waitForText(page, `tr[data-execution-id="${idle.id}"] .badge`, 'no action');
+    await waitForText(page, `tr[data-execution-id="${idle.id}"] a[data-ticket-id]`, 'A calm question');
+    expect(await texts(page, `tr[data-execution-id="${execution.id}"] .badge`)).toEqual(['completed']);
+    await waitForText(page, '[data-testid=run-count]', '2 runs, 1 of which took no action');
     await closeChecked(page);
   }, TEST_MS);
 
@@ -169,9 +187,18 @@ describe('the console in Chromium', () => {
       await page.waitForSelector('[data-node-id="created"][data-run-status="passed"]');
     };
 
+    // No ticket chosen: a ticket_created run always has one, so the page says so and asks nothing.
+    await page.waitForSelector('[data-action=dry-run]');
+    await page.click('[data-action=dry-run]');
+    await waitForText(page, '[data-testid=dry-run-form] .banner.error', 'No ticket chosen: a ticket created run always has one');
+    expect(page.requested.filter((u) => u.endsWith('/api/workflows/dry-run'))).toEqual([]);
+
     await dryRun(urgent);
     expect(await runStatuses(page)).toEqual({ created: 'passed', 'is-urgent': 'passed', raise: 'completed', tag: 'completed', reply: 'completed' });
     expect(await texts(page, '[data-node-id="is-urgent"] .outcome')).toEqual(['true']);
+    // Nothing was done, so the actions say what they would do.
+    expect(await texts(page, '[data-node-id="raise"] .badge')).toEqual(['would set priority']);
+    expect(await texts(page, '[data-testid=steps] [data-step="reply"] .badge')).toEqual(['would send reply']);
     await edgesShown(page, 5, '.react-flow__edge.followed');
     await waitForText(page, '[data-testid=dry-run-result]', '"priority": "urgent"');
 
@@ -189,6 +216,32 @@ describe('the console in Chromium', () => {
 
     // Nothing ran for real.
     expect((await api.get(`/api/workflows/${workflowId}/executions`)).body.executions).toEqual([]);
+
+    // A search asks the API and picks the ticket it finds first.
+    await page.click('input[name=tryMode]:not(:checked)');
+    await page.type('input[name=ticketSearch]', 'lost');
+    await eventually(async () => ((await valueOf(page, 'select[name=ticketId]')) === urgent ? true : undefined), 10_000, 'the ticket found picked');
+    await retype(page, 'input[name=ticketSearch]', 'question');
+    await eventually(async () => ((await valueOf(page, 'select[name=ticketId]')) === calm ? true : undefined), 10_000, 'the other ticket found picked');
+    await closeChecked(page);
+  }, TEST_MS);
+
+  it('adds from the palette after a bare trigger with nothing selected, and otherwise asks to select a node', async () => {
+    const { ws, api } = await engineWorkspace(app);
+    const workflowId = (await createWorkflow(api, { name: 'Bare', triggerType: 'manual' })).id;
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/workflows/${workflowId}`);
+    await page.waitForSelector(node('trigger'));
+    await page.click('[data-palette="action:add_tag"]');
+    await page.waitForSelector(node('add-tag'));
+    await edgesShown(page, 1);
+    // Nothing selected again, and the trigger has a path: the palette asks first, adds nothing.
+    await page.click('.react-flow__pane');
+    await page.waitForSelector('.react-flow__node.selected', { hidden: true });
+    await page.click('[data-palette="action:set_priority"]');
+    await waitForText(page, '[data-testid=palette-hint]', 'Select the node the new one follows');
+    expect(await page.$(node('set-priority'))).toBeNull();
+    await page.click(node('add-tag'));
+    await page.waitForSelector('[data-testid=palette-hint] .banner', { hidden: true });
     await closeChecked(page);
   }, TEST_MS);
 
@@ -306,8 +359,9 @@ describe('the console in Chromium', () => {
     expect(asked[0]).toContain('unsaved changes');
     expect(await hashOf(page)).toBe(`#/workflows/${workflowId}`);
     expect(await page.$(node('tag-2'))).not.toBeNull();
+    // The tickets' old address opens the inbox.
     await go(page, '#/tickets');
-    await page.waitForSelector('[data-testid=tickets]');
+    await page.waitForSelector('.inbox');
     await page.close();
   }, TEST_MS);
 

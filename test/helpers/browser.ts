@@ -1,7 +1,8 @@
 // Debian's Chromium, driven by puppeteer-core, for the tests of the pages Deskflow serves
 // (/docs, /console). Every page's requests are recorded, so a test can prove it talked to
 // Deskflow only.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -160,4 +161,22 @@ export async function frameNode(page: Page, id: string): Promise<void> {
   await page.click(node(id));
   await page.click('.react-flow__controls-fitview');
   await new Promise((done) => setTimeout(done, 400));
+}
+
+export type AxeViolation = { id: string; impact: string | null; help: string; nodes: string[] };
+
+/**
+ * What axe-core (the standard accessibility engine) finds wrong on the page as it is now, of
+ * the given impacts: each rule broken, with the elements that break it. Its script is handed
+ * to the page through the DevTools protocol, which the page's CSP does not govern.
+ */
+export async function axeViolations(page: Page, impacts: string[] = ['serious', 'critical']): Promise<AxeViolation[]> {
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const found: AxeViolation[] = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return found.filter((v) => v.impact !== null && impacts.includes(v.impact));
 }

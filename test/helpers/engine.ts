@@ -10,6 +10,9 @@ import { OutboxEvent } from '../../src/events/entity.ts';
 import { createOutboxRelay, type OutboxRelay } from '../../src/triggers/relay.ts';
 import { Execution } from '../../src/executions/entity.ts';
 import { createLogger } from '../../src/logger.ts';
+import { EventFeed } from '../../src/feed/hub.ts';
+import { OutboxFeedSource } from '../../src/feed/store.ts';
+import { PgNotifications } from '../../src/triggers/wakeups.ts';
 import { connectTemporal, TemporalEngine, type TemporalSettings } from '../../temporal/client.ts';
 import { startWorker, type RunningWorker } from '../../temporal/worker.ts';
 import { TemporalSchedules } from '../../temporal/schedules.ts';
@@ -54,6 +57,8 @@ export type EngineAppOptions = {
   databaseUrl?: string;
   /** Settings of the console page (where the Temporal Web UI is). */
   console?: AppDeps['console'];
+  /** Serve the event feed (GET /api/v1/events) as the server does: the console follows it. */
+  feed?: boolean;
 };
 
 /** API + worker + relay on the run's database and Temporal dev server, on a task queue of this file's own. */
@@ -69,7 +74,8 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
   const relay = createOutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds, outboxRetentionDays: 30 });
   relay.start();
   const schedules = new TemporalSchedules(engine.client, taskQueue);
-  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, mailDelivery: engine, readiness: [{ name: 'temporal', check: () => engine.ping() }], console: opts.console });
+  const feed = opts.feed ? new EventFeed({ source: new OutboxFeedSource(orm), wakeups: new PgNotifications(databaseUrl), logger }) : undefined;
+  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, mailDelivery: engine, readiness: [{ name: 'temporal', check: () => engine.ping() }], console: opts.console, feed });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -86,6 +92,8 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
     workspaceIds,
     startWorker: async () => (engineApp.worker = await launch()),
     close: async () => {
+      // The feed first: it ends its streams, which would otherwise hold the server open.
+      await feed?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await relay.stop();

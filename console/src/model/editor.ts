@@ -57,6 +57,8 @@ export type EditorState = {
   serverIssues: { canvas: Canvas; issues: CanvasIssues } | null;
   error: unknown;
   notice: string | null;
+  /** What the agent should do first, after a click that could not be done as it was (the palette with no node to follow). */
+  hint: string | null;
   conflict: Conflict | null;
   /** A dry run or backtest painted on the canvas. */
   overlay: RunOverlay | null;
@@ -99,7 +101,7 @@ export type EditorAction =
   | { type: 'activationFailed'; error: unknown }
   | { type: 'conflicted'; conflict: Conflict }
   /** The error or notice banner dismissed, the conflict dialog closed ("Keep editing"). */
-  | { type: 'dismiss'; what: 'error' | 'notice' | 'conflict' };
+  | { type: 'dismiss'; what: 'error' | 'notice' | 'conflict' | 'hint' };
 
 const none: ReadonlySet<string> = new Set();
 
@@ -112,6 +114,7 @@ export function initialEditorState(): EditorState {
     serverIssues: null,
     error: null,
     notice: null,
+    hint: null,
     conflict: null,
     overlay: null,
     tab: 'edit',
@@ -202,8 +205,10 @@ function edited(state: EditorState, draft: Draft, action: Edit): EditorState {
     case 'redo':
       return { ...state, draft: { ...draft, history: H.redo(draft.history) } };
     case 'add': {
-      const added = addNode(canvas, action.node, state.selectedNodes, triggerTypeOf(draft));
-      return { ...state, draft: step(added.canvas), selectedNodes: new Set([added.id]), selectedEdges: none };
+      const anchor = anchorOf(canvas, state.selectedNodes);
+      if (!anchor) return { ...state, hint: SELECT_FIRST };
+      const added = addNode(canvas, action.node, anchor, triggerTypeOf(draft));
+      return { ...state, draft: step(added.canvas), selectedNodes: new Set([added.id]), selectedEdges: none, hint: null };
     }
     case 'removeSelected': {
       const nodes = [...state.selectedNodes].filter((id) => canvas.nodes.find((n) => n.id === id)?.type !== 'trigger');
@@ -242,30 +247,38 @@ function edited(state: EditorState, draft: Draft, action: Edit): EditorState {
 
 const triggerData = (triggerType: TriggerType, label: unknown) => ({ triggerType, ...(label !== undefined ? { label } : {}) });
 
+export const SELECT_FIRST = 'Select the node the new one follows, then pick it in the palette.';
+
 /**
- * A node from the palette: below the selected node (beside its other children) and following
- * it, from its true branch when it branches; with nothing selected, below everything.
+ * The node a palette click adds after: the one selected; with none (or several) selected, the
+ * trigger while nothing follows it yet; else none (the agent is asked to select one).
  */
-export function addNode(canvas: Canvas, item: NewNode, selected: ReadonlySet<string>, triggerType: TriggerType): { canvas: Canvas; id: string } {
-  const anchor = selected.size === 1 ? canvas.nodes.find((n) => selected.has(n.id)) : undefined;
-  const lowest = canvas.nodes.reduce((max, n) => Math.max(max, n.position.y), 0);
+export function anchorOf(canvas: Canvas, selected: ReadonlySet<string>): CanvasNode | undefined {
+  if (selected.size === 1) return canvas.nodes.find((n) => selected.has(n.id));
+  const trigger = canvas.nodes.find((n) => n.type === 'trigger');
+  return trigger && !canvas.edges.some((e) => e.source === trigger.id) ? trigger : undefined;
+}
+
+/**
+ * A node from the palette: below `anchor` (beside its other children) and following it, from
+ * its true branch when it branches.
+ */
+export function addNode(canvas: Canvas, item: NewNode, anchor: CanvasNode, triggerType: TriggerType): { canvas: Canvas; id: string } {
   const data =
     item.kind === 'action' ? newActionData(item.actionType) : item.kind === 'group' ? { match: 'all', conditions: [newConditionData('equals', triggerType)] } : newConditionData(item.operator, triggerType);
   const id = freshNodeId(
     canvas.nodes.map((n) => n.id),
     item.kind === 'action' ? item.actionType : 'condition',
   );
-  const siblings = anchor ? canvas.edges.filter((e) => e.source === anchor.id).length : 0;
+  const siblings = canvas.edges.filter((e) => e.source === anchor.id).length;
   const node: CanvasNode = {
     id,
     type: item.kind === 'action' ? 'action' : 'condition',
-    position: anchor
-      ? { x: anchor.position.x + (siblings % 2 === 0 ? 1 : -1) * Math.ceil(siblings / 2) * 270, y: anchor.position.y + NODE_HEIGHT + 80 }
-      : { x: canvas.nodes[0]?.position.x ?? 0, y: lowest + NODE_HEIGHT + 80 },
+    position: { x: anchor.position.x + (siblings % 2 === 0 ? 1 : -1) * Math.ceil(siblings / 2) * 270, y: anchor.position.y + NODE_HEIGHT + 80 },
     data: { data, extra: {} },
   };
   const next: Canvas = { nodes: [...canvas.nodes, node], edges: canvas.edges };
-  return { canvas: anchor ? { ...next, edges: connect(next, anchor.id, id, 'true') } : next, id };
+  return { canvas: { ...next, edges: connect(next, anchor.id, id, 'true') }, id };
 }
 
 /** "Tidy up": every node where the layered layout puts it, at the size the canvas measured. */
@@ -300,7 +313,7 @@ function nodesChanged(state: EditorState, draft: Draft, changes: CanvasChange[],
   }
   if (dragEnded) next = { ...next, drag: { ...next.drag, active: false } };
   const selection = selectionAfter(state.selectedNodes, changes);
-  if (selection) next = { ...next, selectedNodes: selection };
+  if (selection) next = { ...next, selectedNodes: selection, hint: selection.size === 1 ? null : next.hint };
   if (sizes) next = { ...next, measured: sizes };
   return next;
 }

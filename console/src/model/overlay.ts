@@ -18,8 +18,11 @@ export type Step = {
   until?: string;
 };
 
-/** A node's part in a run. `not_reached`: the run is over and never came here; `pending`: not (yet) reached while it runs. */
-export type NodeRun = Step & { reached: boolean };
+/**
+ * A node's part in a run. `not_reached`: the run is over and never came here; `pending`: not
+ * (yet) reached while it runs. `simulated`: a dry run's or a backtest's, where nothing was done.
+ */
+export type NodeRun = Step & { reached: boolean; simulated?: boolean };
 
 export type RunOverlay = {
   nodes: Map<string, NodeRun>;
@@ -36,15 +39,16 @@ const DONE = ['passed', 'completed'];
 
 /**
  * The overlay of a run's `steps` on `canvas`. `finished` says whether the run is over: then the
- * nodes without a step were not reached, else they may still be.
+ * nodes without a step were not reached, else they may still be. `simulated`: the steps of a
+ * dry run or a backtest.
  */
-export function runOverlay(canvas: Canvas, steps: Step[], finished: boolean): RunOverlay {
+export function runOverlay(canvas: Canvas, steps: Step[], finished: boolean, simulated = false): RunOverlay {
   const nodes = new Map<string, NodeRun>();
   const onCanvas = new Set(canvas.nodes.map((n) => n.id));
   const missing: string[] = [];
   for (const step of steps) {
     if (!onCanvas.has(step.nodeId)) missing.push(step.nodeId);
-    else nodes.set(step.nodeId, { ...step, reached: true });
+    else nodes.set(step.nodeId, { ...step, reached: true, ...(simulated ? { simulated } : {}) });
   }
   for (const node of canvas.nodes) {
     if (!nodes.has(node.id)) nodes.set(node.id, { nodeId: node.id, status: finished ? 'not_reached' : 'pending', reached: false });

@@ -40,6 +40,9 @@ export function EditorPage({ workflowId }: { workflowId: string }) {
           {state.tab === 'edit' ? (
             <>
               <p className="muted small">Select a node, then pick what follows it. Drag from a handle to connect; Delete removes, Ctrl+Z undoes, Ctrl+C / Ctrl+V copy.</p>
+              <div role="status" data-testid="palette-hint">
+                {state.hint && <p className="banner warn small">{state.hint}</p>}
+              </div>
               <Palette onAdd={(node) => dispatch({ type: 'add', node })} />
             </>
           ) : (

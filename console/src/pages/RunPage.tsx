@@ -3,10 +3,12 @@ import { ReactFlowProvider } from '@xyflow/react';
 import { api, temporalRunUrl, type Execution, type Message, type Workflow } from '../api.ts';
 import { canvasOf } from '../model/layout.ts';
 import { FINISHED, duration, runOverlay } from '../model/overlay.ts';
+import { RunStatus } from './RunsPage.tsx';
 import { href } from '../router.ts';
 import { useCalendars } from '../ui/calendars.tsx';
-import { ErrorBanner, Json, Loading, StatusBadge, Time, Until } from '../ui/common.tsx';
+import { ErrorBanner, Json, Loading, StepStatus, Time, Until } from '../ui/common.tsx';
 import { FlowCanvas } from '../ui/FlowCanvas.tsx';
+import { TicketName, useTicketSubjects } from '../ui/tickets.tsx';
 import { resultLine } from '../ui/WorkflowNode.tsx';
 import { StepApproval } from '../ui/StepApproval.tsx';
 
@@ -18,6 +20,7 @@ export function RunPage({ workflowId, executionId }: { workflowId: string; execu
   const [error, setError] = useState<unknown>(null);
   const [cancelling, setCancelling] = useState(false);
   const calendars = useCalendars();
+  const subjects = useTicketSubjects([execution?.ticketId]);
 
   useEffect(() => {
     api.getWorkflow(workflowId).then(({ workflow }) => setWorkflow(workflow), setError);
@@ -73,13 +76,13 @@ export function RunPage({ workflowId, executionId }: { workflowId: string; execu
       <div className="editor-head">
         <div className="titles">
           <h1>
-            <a href={href.runs(workflow.id)} className="user-text">{workflow.name}</a> · run <StatusBadge status={execution.status} />
+            <a href={href.runs(workflow.id)} className="user-text">{workflow.name}</a> · run <RunStatus execution={execution} />
           </h1>
           <div className="muted small">
             started <Time at={execution.startedAt} />
             {execution.completedAt && <> · ended <Time at={execution.completedAt} /> ({duration(execution.startedAt, execution.completedAt)})</>}
             {' · '}triggered by <code>{execution.triggeredBy}</code>
-            {execution.ticketId && <> · ticket <a href={href.ticket(execution.ticketId)}>{execution.ticketId}</a></>}
+            {execution.ticketId && <> · ticket <TicketName id={execution.ticketId} subjects={subjects} /></>}
           </div>
         </div>
         <div className="toolbar">
@@ -123,8 +126,8 @@ export function RunPage({ workflowId, executionId }: { workflowId: string; execu
               const approvalId = n.data.data.actionType === 'request_approval' ? (run.result as { approvalId?: string } | undefined)?.approvalId : undefined;
               return (
                 <li key={n.id} data-step={n.id} data-status={run.status}>
-                  <code>{n.id}</code> <StatusBadge status={run.status} />
-                  {typeof run.result === 'boolean' && <span className={`outcome outcome-${String(run.result)}`}>{String(run.result)}</span>}
+                  <code>{n.id}</code> <StepStatus step={run} kind={n.type} />
+                  {typeof run.result === 'boolean' && n.type !== 'condition' && <span className={`outcome outcome-${String(run.result)}`}>{String(run.result)}</span>}
                   {run.startedAt && (
                     <div className="muted small">
                       <Time at={run.startedAt} />

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, type Execution, type Workflow } from '../api.ts';
 import { duration } from '../model/overlay.ts';
+import { runCount, runStatusText, tookNoAction } from '../model/run-words.ts';
 import { href } from '../router.ts';
 import { ErrorBanner, Loading, StatusBadge, Time } from '../ui/common.tsx';
+import { TicketName, useTicketSubjects } from '../ui/tickets.tsx';
 
 const STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'];
 const PAGE = 25;
@@ -60,7 +62,10 @@ export function RunsPage({ workflowId }: { workflowId: string }) {
       ) : executions.length === 0 ? (
         <p className="muted">{before ? 'No older runs.' : 'No runs yet.'}</p>
       ) : (
-        <ExecutionTable executions={executions} />
+        <>
+          <p className="muted small" data-testid="run-count">{runCount(executions, executions.length === PAGE)} on this page.</p>
+          <ExecutionTable executions={executions} />
+        </>
       )}
       <div className="buttons">
         <button type="button" disabled={cursors.length === 0} onClick={() => setCursors([])}>Newest</button>
@@ -73,7 +78,9 @@ export function RunsPage({ workflowId }: { workflowId: string }) {
   );
 }
 
+/** Runs, newest first: those that took no action say so; tickets are named by subject. */
 export function ExecutionTable({ executions, workflowNames }: { executions: Execution[]; workflowNames?: ReadonlyMap<string, string> }) {
+  const subjects = useTicketSubjects(executions.map((e) => e.ticketId));
   return (
     <table className="list" data-testid="executions">
       <thead>
@@ -89,16 +96,16 @@ export function ExecutionTable({ executions, workflowNames }: { executions: Exec
       </thead>
       <tbody>
         {executions.map((e) => (
-          <tr key={e.id} data-execution-id={e.id} data-status={e.status}>
+          <tr key={e.id} data-execution-id={e.id} data-status={e.status} data-acted={String(!tookNoAction(e))}>
             <td>
               <a href={href.run(e.workflowId, e.id)}>
                 <Time at={e.startedAt} />
               </a>
             </td>
             {workflowNames && <td className="user-text">{workflowNames.get(e.workflowId) ?? e.workflowId}</td>}
-            <td><StatusBadge status={e.status} /></td>
+            <td><RunStatus execution={e} /></td>
             <td><code>{e.triggeredBy}</code></td>
-            <td>{e.ticketId ? <a href={href.ticket(e.ticketId)}>{e.ticketId.slice(0, 8)}</a> : <span className="muted">none</span>}</td>
+            <td>{e.ticketId ? <TicketName id={e.ticketId} subjects={subjects} /> : <span className="muted">none</span>}</td>
             <td>{duration(e.startedAt, e.completedAt) ?? ''}</td>
             <td className="error-text">{e.error ?? ''}</td>
           </tr>
@@ -106,4 +113,10 @@ export function ExecutionTable({ executions, workflowNames }: { executions: Exec
       </tbody>
     </table>
   );
+}
+
+/** A run's status badge; "no action" for a run that completed without doing anything. */
+export function RunStatus({ execution }: { execution: Pick<Execution, 'status' | 'steps'> }) {
+  if (!tookNoAction(execution)) return <StatusBadge status={execution.status} />;
+  return <span className="badge status-no_action" data-status={execution.status}>{runStatusText(execution)}</span>;
 }

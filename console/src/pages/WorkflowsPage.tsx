@@ -63,9 +63,9 @@ export function WorkflowsPage() {
               <th>Trigger</th>
               <th>Active</th>
               <th>Version</th>
-              <th>Executions</th>
+              <th>Triggered</th>
               <th>Last triggered</th>
-              <th />
+              <th><span className="visually-hidden">Actions</span></th>
             </tr>
           </thead>
           <tbody>
@@ -83,7 +83,8 @@ export function WorkflowsPage() {
                   </label>
                 </td>
                 <td>{w.version}</td>
-                <td><a href={href.runs(w.id)}>{w.executionCount}</a></td>
+                {/* Every run counts, those that took no action too: the runs page tells them apart. */}
+                <td><a href={href.runs(w.id)}>{w.executionCount === 1 ? '1 time' : `${w.executionCount} times`}</a></td>
                 <td><Time at={w.lastTriggeredAt} /></td>
                 <td className="actions">
                   <a href={href.editor(w.id)}>Edit</a>

@@ -4,8 +4,11 @@ import { api, type Backtest, type DryRun, type DryRunInput, type Ticket, type Wo
 import type { Canvas } from '../model/canvas.ts';
 import { runOverlay, type RunOverlay, type Step } from '../model/overlay.ts';
 import { formatInstant, wallTimeToInstant } from '../model/time.ts';
+import { missingTicket, pickedTicket } from '../model/try.ts';
+import { simulatedKind } from '../model/run-words.ts';
 import { useCalendars } from './calendars.tsx';
-import { ErrorBanner, Json, StatusBadge, Time, Until } from './common.tsx';
+import { TicketSubject, useTicketSubjects } from './tickets.tsx';
+import { ErrorBanner, Json, StepStatus, Time, Until } from './common.tsx';
 
 type Props = {
   workflow: Workflow;
@@ -57,14 +60,24 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
 
   const asksApproval = graph.nodes.some((n) => n.type === 'action' && n.data.actionType === 'request_approval');
   useEffect(() => {
-    if (result) onOverlay(runOverlay(canvas, result.steps, true));
+    if (result) onOverlay(runOverlay(canvas, result.steps, true, true));
   }, [result, canvas, onOverlay]);
   useEffect(() => () => onOverlay(null), [onOverlay]);
 
+  const [warning, setWarning] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
     setError(null);
+    setWarning(null);
+    const missing = ticketId ? null : missingTicket(triggerType, graph, parsedData(data) ?? {});
+    if (missing?.blocks) {
+      setResult(null);
+      onOverlay(null);
+      setError(new Error(missing.message));
+      return;
+    }
+    setWarning(missing?.message ?? null);
+    setBusy(true);
     try {
       const input: DryRunInput = { assumeReply, ...(asksApproval ? { approvals } : {}) };
       if (atLocal) {
@@ -79,11 +92,9 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
       if (triggerType === 'message_received' && messageBody) input.message = { body: messageBody, direction: 'inbound' };
       if (triggerType === 'tag_added' && tag) input.tag = tag;
       if (['manual', 'webhook', 'scheduled'].includes(triggerType)) {
-        try {
-          input.data = JSON.parse(data || '{}');
-        } catch {
-          throw new Error('data must be a JSON object, like {"reason": "demo"}.');
-        }
+        const parsed = parsedData(data);
+        if (!parsed) throw new Error('data must be a JSON object, like {"reason": "demo"}.');
+        input.data = parsed;
       }
       setResult(await api.dryRunGraph(triggerType, graph, input));
     } catch (err) {
@@ -168,12 +179,23 @@ function DryRunForm({ graph, triggerType, canvas, onOverlay }: Props) {
       )}
       <button type="submit" className="primary" data-action="dry-run" disabled={busy}>{busy ? 'Running…' : 'Dry run'}</button>
       <ErrorBanner error={error} />
+      {warning && <p className="banner warn" data-testid="dry-run-warning">{warning}</p>}
       {result && <DryRunResult result={result} timeZone={atZone} />}
     </form>
   );
 }
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The `data` typed, when it is a JSON object (blank is an empty one). */
+function parsedData(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text.trim() || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** `"42"` → 42, `"true"` → true, `"null"` → null; anything else stays text. */
 function literal(text: string): unknown {
@@ -188,8 +210,8 @@ function StepList({ steps, timeZone }: { steps: Step[]; timeZone?: string }) {
     <ol className="steps" data-testid="steps">
       {steps.map((s) => (
         <li key={s.nodeId} data-step={s.nodeId}>
-          <code>{s.nodeId}</code> <StatusBadge status={s.status} />
-          {typeof s.result === 'boolean' && <span className={`outcome outcome-${String(s.result)}`}>{String(s.result)}</span>}
+          <code>{s.nodeId}</code> <StepStatus step={s} kind={simulatedKind(s)} simulated actionType={s.action?.actionType} />
+          {typeof s.result === 'boolean' && simulatedKind(s) !== 'condition' && <span className={`outcome outcome-${String(s.result)}`}>{String(s.result)}</span>}
           {s.until ? <> <Until at={s.until} timeZone={timeZone} /></> : s.waitSeconds !== undefined && <span className="muted"> waits {s.waitSeconds} s</span>}
           {s.error && <div className="error-text">{s.error}</div>}
           {s.action && <Json value={s.action} />}
@@ -251,10 +273,11 @@ function BacktestForm({ workflow, dirty, canvas, onOverlay }: Props) {
   const [shown, setShown] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const subjects = useTicketSubjects(result?.sample.map((s) => s.ticketId) ?? []);
   useEffect(() => () => onOverlay(null), [onOverlay]);
   useEffect(() => {
     const sample = shown !== null ? result?.sample[shown] : undefined;
-    onOverlay(sample ? runOverlay(canvas, sample.steps, true) : null);
+    onOverlay(sample ? runOverlay(canvas, sample.steps, true, true) : null);
   }, [shown, result, canvas, onOverlay]);
 
   const submit = async (e: FormEvent) => {
@@ -312,7 +335,7 @@ function BacktestForm({ workflow, dirty, canvas, onOverlay }: Props) {
                 {result.sample.map((s, i) => (
                   <li key={i}>
                     <button type="button" className={`link${shown === i ? ' active' : ''}`} onClick={() => setShown(i)}>
-                      <Time at={s.at} /> {s.ticketId ? `ticket ${s.ticketId.slice(0, 8)}` : ''}
+                      <Time at={s.at} /> {s.ticketId && <TicketSubject id={s.ticketId} subjects={subjects} />}
                     </button>
                   </li>
                 ))}
@@ -328,42 +351,56 @@ function BacktestForm({ workflow, dirty, canvas, onOverlay }: Props) {
 }
 
 /**
- * Picks a ticket by subject among the workspace's newest 300 (the API lists tickets newest
- * first and has no search), or by pasting its id.
+ * Picks a ticket: the newest ones to start with; a search asks the API for the tickets that
+ * match its words (best match first) and picks the first found, or the ticket whose id was
+ * pasted. The list below still offers the others.
  */
 function TicketPicker({ value, onChange }: { value: string; onChange: (id: string) => void }) {
   const [tickets, setTickets] = useState<Ticket[]>([]);
   const [search, setSearch] = useState('');
+  const [searched, setSearched] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     let stop = false;
-    (async () => {
-      const found: Ticket[] = [];
-      for (let page = 1; page <= 3; page++) {
-        const { data } = await api.listTickets({ page, perPage: 100 });
-        found.push(...data);
-        if (data.length < 100) break;
-      }
-      if (!stop) setTickets(found);
-    })().catch(() => {});
+    const words = search.trim();
+    const id = pickedTicket(words, []);
+    // A pasted id is taken as it is; words are looked up once typing pauses.
+    if (id) {
+      onChange(id);
+      return;
+    }
+    const timer = setTimeout(() => {
+      api
+        .listTickets({ filter: words ? { q: words } : {}, perPage: 50 })
+        .then(({ data }) => {
+          if (stop) return;
+          setTickets(data);
+          setSearched(words);
+          setError(null);
+          if (words) onChange(pickedTicket(words, data));
+        })
+        .catch((err) => !stop && setError(err));
+    }, words ? 250 : 0);
     return () => {
       stop = true;
+      clearTimeout(timer);
     };
-  }, []);
-  const matching = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    return (q ? tickets.filter((t) => t.subject.toLowerCase().includes(q) || t.id === q) : tickets).slice(0, 50);
-  }, [tickets, search]);
+    // onChange is the form's state setter, the same function on every render.
+  }, [search, onChange]);
+  const pasted = pickedTicket(search, []);
   return (
     <fieldset>
       <legend>Ticket</legend>
-      <input name="ticketSearch" placeholder="Search by subject, or paste an id" value={search} onChange={(e) => setSearch(e.target.value)} />
+      <input name="ticketSearch" aria-label="Search tickets by subject, or paste an id" placeholder="Search by subject, or paste an id" value={search} onChange={(e) => setSearch(e.target.value)} />
       <select name="ticketId" aria-label="Ticket" value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">no ticket</option>
-        {search.trim().match(/^[0-9a-f-]{36}$/i) && !matching.some((t) => t.id === search.trim()) && <option value={search.trim()}>{search.trim()}</option>}
-        {matching.map((t) => (
+        {pasted && !tickets.some((t) => t.id === pasted) && <option value={pasted}>{pasted}</option>}
+        {tickets.map((t) => (
           <option key={t.id} value={t.id}>{t.subject}</option>
         ))}
       </select>
+      {searched && tickets.length === 0 && <p className="muted small" data-testid="no-ticket-found">No ticket matches "{searched}".</p>}
+      <ErrorBanner error={error} />
     </fieldset>
   );
 }

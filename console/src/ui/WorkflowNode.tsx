@@ -4,7 +4,7 @@ import type { FieldIssue } from '../model/issues.ts';
 import { duration, type NodeRun } from '../model/overlay.ts';
 import { summarize } from '../model/summary.ts';
 import { useCalendars } from './calendars.tsx';
-import { StatusBadge, Until } from './common.tsx';
+import { StepStatus, Until } from './common.tsx';
 
 export type NodeView = {
   kind: 'trigger' | 'condition' | 'action';
@@ -32,12 +32,12 @@ export const WorkflowNode = memo(function WorkflowNode({ id, data, selected }: N
       <div className="wf-node-head">
         <span className="wf-node-kind">{kind}</span>
         <span className="wf-node-id">{label ?? id}</span>
-        {run && <StatusBadge status={run.status} />}
+        {run && <StepStatus step={run} kind={kind} simulated={run.simulated} actionType={data.data.actionType} />}
       </div>
       <div className="wf-node-summary">{summarize(kind, data.data, names)}</div>
-      {run && (run.result !== undefined || took || run.error || run.until) && (
+      {run && ((run.result !== undefined && kind !== 'condition') || took || run.error || run.until) && (
         <div className="wf-node-run">
-          {typeof run.result === 'boolean' && <span className={`outcome outcome-${String(run.result)}`}>{String(run.result)}</span>}
+          {typeof run.result === 'boolean' && kind !== 'condition' && <span className={`outcome outcome-${String(run.result)}`}>{String(run.result)}</span>}
           {run.result !== undefined && typeof run.result !== 'boolean' && <span className="muted">{resultLine(run.result)}</span>}
           {took && <span className="muted">{took}</span>}
           {run.until && <Until at={run.until} timeZone={calendars.byId(data.data.calendarId)?.timeZone} />}

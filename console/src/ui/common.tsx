@@ -2,17 +2,30 @@
 // user wrote is ever parsed as HTML.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { ApiError } from '../api.ts';
+import { stepBadge, type StepKind } from '../model/run-words.ts';
 import { formatInstant } from '../model/time.ts';
 
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status.replace(/[^a-z_]/g, '')}`} data-status={status}>{status.replace(/_/g, ' ')}</span>;
 }
 
+/**
+ * A step's badge: a condition's true or false, a dry run's "would …", else its status.
+ * `data-status` keeps the API's status.
+ */
+export function StepStatus({ step, kind, simulated, actionType }: { step: { status: string; result?: unknown }; kind: StepKind | undefined; simulated?: boolean; actionType?: unknown }) {
+  const badge = stepBadge(step, kind, { simulated, actionType: typeof actionType === 'string' ? actionType : undefined });
+  const outcome = badge.tone.startsWith('outcome-') ? ' outcome' : '';
+  return <span className={`badge ${badge.tone}${outcome}`} data-status={step.status}>{badge.text}</span>;
+}
+
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
-export function Time({ at }: { at: string | null | undefined }) {
+/** An instant, as a date and time (or as `label`, such as an age, with the date and time on hover). */
+export function Time({ at, label }: { at: string | null | undefined; label?: string }) {
   if (!at) return <span className="muted">—</span>;
-  return <time dateTime={at} title={at}>{dateTime.format(new Date(at))}</time>;
+  const full = dateTime.format(new Date(at));
+  return <time dateTime={at} title={label ? full : at}>{label ?? full}</time>;
 }
 
 /** A wait's deadline, in the zone of the calendar it counts in (else the browser's). */

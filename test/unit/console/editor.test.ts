@@ -8,6 +8,7 @@ import {
   initialEditorState,
   isDirty,
   savePatch,
+  SELECT_FIRST,
   selectedNode,
   shownIssues,
   type Draft,
@@ -71,16 +72,28 @@ describe('drawing', () => {
     expect(dirty(state)).toBe(true);
   });
 
-  it('adds a node with nothing selected below everything, joined to nothing; the next follows it, with an id of its own', () => {
-    const first = run(opened(), { type: 'add', node: { kind: 'condition', operator: 'contains' } });
-    expect(nodeIds(first).slice(5)).toEqual(['condition']);
-    expect(edgesOf(first)).toEqual(edgesOf(opened()));
-    const lowest = Math.max(...canvas(opened()).nodes.map((n) => n.position.y));
-    expect(position(first, 'condition').y).toBeGreaterThan(lowest);
+  it('adds a node with nothing selected after the trigger while nothing follows it; the next follows the new one', () => {
+    const empty = opened({ workflowJson: { nodes: [{ id: 'start', type: 'trigger', data: { triggerType: 'ticket_created' } }], edges: [] } });
+    const first = run(empty, { type: 'add', node: { kind: 'condition', operator: 'contains' } });
+    expect(nodeIds(first)).toEqual(['start', 'condition']);
+    expect(edgesOf(first)).toEqual(['start>condition']);
+    expect(position(first, 'condition').y).toBeGreaterThan(position(first, 'start').y);
     const second = run(first, { type: 'add', node: { kind: 'group' } });
-    expect(nodeIds(second).slice(5)).toEqual(['condition', 'condition-2']);
+    expect(nodeIds(second)).toEqual(['start', 'condition', 'condition-2']);
     expect(edgesOf(second)).toContain('condition>condition-2:true');
-    expect(canvas(second).nodes[6].data.data).toMatchObject({ match: 'all' });
+    expect(canvas(second).nodes[2].data.data).toMatchObject({ match: 'all' });
+    expect(second.hint).toBeNull();
+  });
+
+  it('asks to select a node first when nothing is selected and the trigger has a path already', () => {
+    const state = run(opened(), { type: 'add', node: { kind: 'action', actionType: 'add_tag' } });
+    expect(nodeIds(state)).toEqual(nodeIds(opened()));
+    expect(dirty(state)).toBe(false);
+    expect(state.hint).toBe(SELECT_FIRST);
+    // Selecting a node is doing as asked: the hint goes, and the palette adds after it.
+    const selected = run(state, select('raise'));
+    expect(selected.hint).toBeNull();
+    expect(edgesOf(run(selected, { type: 'add', node: { kind: 'action', actionType: 'add_tag' } }))).toContain('raise>add-tag');
   });
 
   it('deletes the selected node with its edges, and undo restores both; redo deletes them again', () => {

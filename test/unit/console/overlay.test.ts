@@ -44,6 +44,12 @@ describe('runOverlay', () => {
     expect(overlay.missing).toEqual(['gone']);
   });
 
+  it('marks the steps of a dry run or a backtest as simulated, so their actions read "would …"', () => {
+    const steps = [{ nodeId: 'start', status: 'passed' }, { nodeId: 'urgent', status: 'passed', result: true }, { nodeId: 'raise', status: 'completed' }];
+    expect(runOverlay(canvas, steps, true, true).nodes.get('raise')).toMatchObject({ status: 'completed', simulated: true });
+    expect(runOverlay(canvas, steps, true).nodes.get('raise')!.simulated).toBeUndefined();
+  });
+
   it('keeps a status it does not know (a newer server\'s) as it is', () => {
     expect(runOverlay(canvas, [{ nodeId: 'raise', status: 'skipped_by_policy' }], true).nodes.get('raise')!.status).toBe('skipped_by_policy');
   });

@@ -1,18 +1,21 @@
 // The Approvals page's state (console/src/model/approvals-page.ts) wired to the API: the
 // approvals read, and read again every few seconds and after each decision; the names of the
-// workflows and the subjects of the tickets they ask about; decisions sent as the chosen member.
+// workflows and the subjects of the tickets they ask about; decisions sent as the chosen member,
+// who is the tab's agent of the header's "You are" (ui/me.tsx): one person per tab.
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { api } from '../../api.ts';
 import { approvalsPageReducer, initialApprovalsPage } from '../../model/approvals-page.ts';
+import { useMe } from '../../ui/me.tsx';
 
-/** Who the user decides as, remembered for the tab (like the API key). */
-const ACTING_AS = 'deskflow.actingAs';
 const REFRESH_MS = 5_000;
 
 export type ApprovalsPageModel = ReturnType<typeof useApprovalsPage>;
 
 export function useApprovalsPage() {
-  const [state, dispatch] = useReducer(approvalsPageReducer, undefined, () => initialApprovalsPage(sessionStorage.getItem(ACTING_AS) ?? ''));
+  const { me, setMe } = useMe();
+  const [state, dispatch] = useReducer(approvalsPageReducer, undefined, () => initialApprovalsPage(me ?? ''));
+  // Chosen in the header, or here: the same person.
+  useEffect(() => dispatch({ type: 'actAs', userId: me ?? '' }), [me]);
   const latest = useRef(state);
   latest.current = state;
   const [now, setNow] = useState(() => Date.now());
@@ -50,11 +53,7 @@ export function useApprovalsPage() {
     }
   }, [ticketIds]);
 
-  const actAs = useCallback((userId: string) => {
-    if (userId) sessionStorage.setItem(ACTING_AS, userId);
-    else sessionStorage.removeItem(ACTING_AS);
-    dispatch({ type: 'actAs', userId });
-  }, []);
+  const actAs = useCallback((userId: string) => setMe(userId || null), [setMe]);
 
   const decide = useCallback(
     async (approvalId: string, decision: 'approve' | 'reject') => {
