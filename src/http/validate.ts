@@ -2,20 +2,37 @@ import { z } from 'zod';
 import { validationFailed, type ErrorDetail } from '../errors.ts';
 import { codePointLength } from '../graph/index.ts';
 
+/**
+ * How a detail's path names a list item: `hours.0.to` (dotted), or `targets[2].seconds` (the
+ * form docs/contract.md describes, and src/graph's paths take), for the routes that ask for it.
+ */
+export type ListPaths = 'dotted' | 'indexed';
+
 /** Parses `input` with `schema` or throws a 400 `validation_failed` naming each offending field. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, where = ''): z.infer<S> {
+export function validate<S extends z.ZodType>(schema: S, input: unknown, where = '', paths: ListPaths = 'dotted'): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw validationFailed(toDetails(result.error, where));
+  throw validationFailed(toDetails(result.error, where, paths));
 }
 
-export function toDetails(error: z.ZodError, where = ''): ErrorDetail[] {
+/** Segments as one path: joined with dots, list indexes as `[n]` when `paths` is indexed. */
+function joinPath(segments: Array<string | number>, paths: ListPaths): string {
+  let path = '';
+  for (const segment of segments) {
+    if (segment === '') continue;
+    if (paths === 'indexed' && typeof segment === 'number') path += `[${segment}]`;
+    else path += path === '' ? String(segment) : `.${segment}`;
+  }
+  return path;
+}
+
+export function toDetails(error: z.ZodError, where = '', paths: ListPaths = 'dotted'): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const issue of error.issues) {
-    const base = [where, ...issue.path.map(String)].filter(Boolean).join('.');
+    const base = joinPath([where, ...issue.path.map((s) => (typeof s === 'number' ? s : String(s)))], paths);
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        details.push({ path: [base, key].filter(Boolean).join('.'), message: `Unknown field "${key}".` });
+        details.push({ path: joinPath([base, key], paths), message: `Unknown field "${key}".` });
       }
     } else {
       details.push({ path: base || '(body)', message: issue.message });

@@ -76,6 +76,7 @@ export function openApiDocument(app: Koa): OpenApiDocument {
         { name: 'Workflows', description: 'Automation workflows: a trigger, conditions and actions (§4, §5).' },
         { name: 'Executions', description: 'Runs of a workflow: by hand, by webhook, and their steps (§4, §8).' },
         { name: 'Calendars', description: 'Business hours: when the desk is open, for workflows that count open time (Calendars).' },
+        { name: 'Service levels', description: 'SLA policies, each ticket\u2019s clocks and the queue of what breaks next (docs/sla.md).' },
         { name: 'Service', description: 'Health, readiness, metrics and this reference; no API key.' },
       ],
       paths,

@@ -1,0 +1,81 @@
+import Router from '@koa/router';
+import { jsonBody, MiB } from '../http/body.ts';
+import { operation } from '../http/operation.ts';
+import type { AppState } from '../http/state.ts';
+import { policyEnvelope, policyList, presentPolicy } from './presenter.ts';
+import { createPolicyBody, updatePolicyBody } from './schema.ts';
+
+/** SLA policies of the key's workspace; mounted under /api/sla-policies, behind the API key (app.ts). */
+export function slaPolicyRoutes(): Router<AppState> {
+  const router = new Router<AppState>();
+
+  const list = operation({
+    operationId: 'listSlaPolicies',
+    summary: 'List SLA policies',
+    tag: 'Service levels',
+    responses: { 200: { description: 'The policies, in the order they are matched.', schema: policyList } },
+  });
+  router.get('/', list, async (ctx) => {
+    const policies = await ctx.state.services.slaPolicies.list(ctx.state.workspaceId);
+    ctx.body = { policies: policies.map(presentPolicy) };
+  });
+
+  const create = operation({
+    operationId: 'createSlaPolicy',
+    summary: 'Create an SLA policy',
+    tag: 'Service levels',
+    description:
+      'Targets per metric (first_reply, next_reply, resolution) and priority, counted in calendar time or in the open time of a calendar. A ticket is governed by the first active policy, in order, whose match holds; the tickets not yet solved or closed are given their policy again in the background.',
+    body: createPolicyBody,
+    listPaths: 'indexed',
+    responses: { 201: { description: 'The new policy.', schema: policyEnvelope } },
+  });
+  router.post('/', create, jsonBody(MiB), async (ctx) => {
+    const input = create.body(ctx);
+    const policy = await ctx.state.services.slaPolicies.create(ctx.state.workspaceId, input);
+    ctx.status = 201;
+    ctx.body = { policy: presentPolicy(policy) };
+  });
+
+  const get = operation({
+    operationId: 'getSlaPolicy',
+    summary: 'Get an SLA policy',
+    tag: 'Service levels',
+    responses: { 200: { description: 'The policy.', schema: policyEnvelope } },
+  });
+  router.get('/:id', get, async (ctx) => {
+    const policy = await ctx.state.services.slaPolicies.get(ctx.state.workspaceId, ctx.params.id);
+    ctx.body = { policy: presentPolicy(policy) };
+  });
+
+  const update = operation({
+    operationId: 'updateSlaPolicy',
+    summary: 'Update an SLA policy',
+    tag: 'Service levels',
+    description: 'Replaces the fields given (`targets`, `pauseOn` and `match` as a whole). Tickets not yet solved or closed follow the change in the background, measured from the same starting instants.',
+    body: updatePolicyBody,
+    listPaths: 'indexed',
+    responses: { 200: { description: 'The policy after the update.', schema: policyEnvelope } },
+  });
+  router.patch('/:id', update, jsonBody(MiB), async (ctx) => {
+    const { slaPolicies } = ctx.state.services;
+    await slaPolicies.get(ctx.state.workspaceId, ctx.params.id);
+    const input = update.body(ctx);
+    const policy = await slaPolicies.update(ctx.state.workspaceId, ctx.params.id, input);
+    ctx.body = { policy: presentPolicy(policy) };
+  });
+
+  const remove = operation({
+    operationId: 'deleteSlaPolicy',
+    summary: 'Delete an SLA policy',
+    tag: 'Service levels',
+    description: 'The tickets it governed that are not yet solved or closed are given to the next policy that matches (or none), in the background.',
+    responses: { 204: { description: 'Deleted.' } },
+  });
+  router.delete('/:id', remove, async (ctx) => {
+    await ctx.state.services.slaPolicies.delete(ctx.state.workspaceId, ctx.params.id);
+    ctx.status = 204;
+  });
+
+  return router;
+}
