@@ -25,7 +25,7 @@ import { webhookRoutes } from './triggers/webhook-routes.ts';
 import { replyRoutes } from './mail/reply-routes.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { calendarRoutes } from './calendars/routes.ts';
-import { slaPolicyRoutes } from './sla/routes.ts';
+import { slaPolicyRoutes, slaQueueRoutes, ticketSlaRoutes } from './sla/routes.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
@@ -95,10 +95,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // workspace, its rate limit and usage: src/http/auth.ts).
   const requireKey = authenticate(deps.keys ?? lookupKeys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
   const keyed: Array<{ prefix: string; routes: Router<AppState>[] }> = [
-    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes()] },
+    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes(), ticketSlaRoutes()] },
     { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
     { prefix: '/api/calendars', routes: [calendarRoutes()] },
     { prefix: '/api/sla-policies', routes: [slaPolicyRoutes()] },
+    { prefix: '/api/sla', routes: [slaQueueRoutes()] },
   ];
   for (const { prefix, routes } of keyed) {
     const mounted = new Router<AppState>({ prefix });

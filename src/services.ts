@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CalendarService } from './calendars/service.ts';
 import { activePoliciesUsing, SlaPolicyService } from './sla/service.ts';
+import { passRequests, requestPassIfCounted } from './sla/passes.ts';
 import type { AfterCommit } from './common/after-commit.ts';
 import { DryRunService } from './dry-runs/service.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
@@ -47,11 +48,11 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
   const executions = new ExecutionService(em, deps);
   const dispatcher = new ExecutionDispatcher(em, deps);
   // Calendars know of SLA policies only through what is wired here (src/sla depends on src/calendars).
-  const calendars = new CalendarService(em, { users: [{ one: 'an active SLA policy', many: 'active SLA policies', find: activePoliciesUsing }] });
+  const calendars = new CalendarService(em, { users: [{ one: 'an active SLA policy', many: 'active SLA policies', find: activePoliciesUsing, changed: requestPassIfCounted }] });
   return {
     em,
     calendars,
-    slaPolicies: new SlaPolicyService(em),
+    slaPolicies: new SlaPolicyService(em, { passes: passRequests }),
     workspaces: new WorkspaceService(em),
     tickets,
     messages: new MessageService(em),

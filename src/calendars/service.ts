@@ -18,6 +18,8 @@ export type CalendarUsers = {
   many: string;
   /** Those that use the calendar now, read in the deleting transaction while the calendar is locked. */
   find(em: EntityManager, workspaceId: string, calendarId: string): Promise<Array<{ id: string; name: string }>>;
+  /** Told of a change to the calendar at `at`, in its transaction (SLA clocks count open time from then on with the new hours). */
+  changed?(em: EntityManager, workspaceId: string, calendarId: string, at: Date): Promise<void>;
 };
 
 /** The calendars of a workspace (docs/contract.md, "Calendars"). */
@@ -60,6 +62,8 @@ export class CalendarService {
       if (input.hours !== undefined) calendar.hours = input.hours;
       if (input.holidays !== undefined) calendar.holidays = input.holidays;
       calendar.updatedAt = new Date();
+      await em.flush();
+      for (const users of this.users) await users.changed?.(em, workspaceId, calendar.id, calendar.updatedAt);
       return calendar;
     });
   }

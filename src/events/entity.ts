@@ -2,7 +2,11 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { BaseEntity } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 
-export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added'] as const;
+/**
+ * `message_added`: a message that is not a customer reply (an agent's reply, for now), `{ ticket,
+ * message }`; no workflow starts on it, the service-level clocks read it (src/sla).
+ */
+export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added', 'message_added'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

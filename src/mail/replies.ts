@@ -3,7 +3,11 @@ import { API_ACTOR } from '../actor.ts';
 import type { AfterCommit } from '../common/after-commit.ts';
 import { forbidden } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { eventsInsert } from '../events/outbox.ts';
+import { writeTogether } from '../common/sql.ts';
+import { presentMessage } from '../messages/presenter.ts';
 import { MessageService } from '../messages/service.ts';
+import { ticketContext } from '../tickets/context.ts';
 import type { MessageRecord } from '../messages/store.ts';
 import { Member } from '../workspaces/entity.ts';
 import { queueDelivery, type MailDeliveryStarter } from './outbound.ts';
@@ -40,12 +44,14 @@ export class ReplyService {
     }
     const { message, delivery } = await this.em.transactional(async (em) => {
       const mailbox = await mailboxForTicket(em, workspaceId, ticketId);
-      const { message } = await new MessageService(em).add(
+      const { message, ticket } = await new MessageService(em).add(
         workspaceId,
         ticketId,
         { direction: 'outbound', body: input.body, bodyHtml: input.bodyHtml ?? null, senderEmail: mailbox?.address ?? AGENT_SENDER_WITHOUT_MAILBOX, senderName: input.authorId },
         API_ACTOR,
       );
+      // The reply's event: service-level clocks count it as the reply the customer was owed.
+      await writeTogether(em, [eventsInsert([{ workspaceId, ticketId, type: 'message_added', payload: { ticket: ticketContext(ticket), message: presentMessage(message) }, actor: API_ACTOR, at: message.createdAt }])]);
       const delivery = await queueDelivery(em, { workspaceId, ticketId, messageId: message.id, kind: 'agent', via: 'workflow' });
       return { message, delivery };
     });

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { TICKET_PRIORITIES } from '../graph/index.ts';
+import { TICKET_PRIORITIES, TICKET_STATUSES } from '../graph/index.ts';
 import { timestamp, uuid } from '../http/response-fields.ts';
-import { PAUSABLE_STATUSES, SLA_METRICS } from './clock.ts';
+import { PAUSABLE_STATUSES, SLA_METRICS, TARGET_STATUSES } from './clock.ts';
 import type { SlaPolicy } from './entity.ts';
+import type { QueueItem, TicketSlaView } from './reads.ts';
+import { QUEUE_STATUSES } from './schema.ts';
 
 const target = z
   .strictObject({
@@ -48,4 +50,70 @@ export function presentPolicy(p: SlaPolicy): PublicPolicy {
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
+}
+
+const instant = () => timestamp().nullable();
+
+/** A target of a ticket, where it stands at the moment of the answer. */
+export const publicTarget = z
+  .strictObject({
+    metric: z.enum(SLA_METRICS),
+    status: z.enum(TARGET_STATUSES).meta({ description: 'active: counting; paused: standing still (resolution in a pauseOn status, reply clocks while the ticket is solved or closed); fulfilled: met in time; breached: past due, also when met since (fulfilledAt set as well).' }),
+    startedAt: timestamp(),
+    dueAt: instant().meta({ description: 'When it is (or was) due; null while paused.' }),
+    warnAt: instant().meta({ description: 'When sla_warning fires (or fired); null without warnBeforeSeconds or while paused.' }),
+    pausedSeconds: z.int().min(0).meta({ description: 'How long it stood still while owed.' }),
+    fulfilledAt: instant(),
+    breachedAt: instant(),
+  })
+  .meta({ id: 'SlaTargetState' });
+
+export const ticketSlaEnvelope = z.strictObject({
+  sla: z
+    .strictObject({ policyId: uuid(), policyName: z.string(), targets: z.array(publicTarget).meta({ description: 'The targets of the policy for the ticket\'s priority, first_reply, next_reply (its latest cycle, once started) and resolution.' }) })
+    .nullable()
+    .meta({ id: 'TicketSla', description: 'null when no policy governs the ticket.' }),
+});
+
+export function presentTicketSla(sla: TicketSlaView): z.output<typeof ticketSlaEnvelope> {
+  if (sla === null) return { sla: null };
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    sla: {
+      policyId: sla.policyId,
+      policyName: sla.policyName,
+      targets: sla.targets.map((t) => ({
+        metric: t.metric,
+        status: t.status,
+        startedAt: new Date(t.startedAt).toISOString(),
+        dueAt: iso(t.dueAt),
+        warnAt: iso(t.warnAt),
+        pausedSeconds: t.pausedSeconds,
+        fulfilledAt: iso(t.fulfilledAt),
+        breachedAt: iso(t.breachedAt),
+      })),
+    },
+  };
+}
+
+export const queueEnvelope = z.strictObject({
+  data: z
+    .array(
+      z
+        .strictObject({
+          ticketId: uuid(),
+          subject: z.string(),
+          priority: z.enum(TICKET_PRIORITIES),
+          status: z.enum(TICKET_STATUSES).meta({ description: 'The ticket\'s status.' }),
+          metric: z.enum(SLA_METRICS),
+          dueAt: timestamp(),
+          targetStatus: z.enum(QUEUE_STATUSES),
+        })
+        .meta({ id: 'SlaQueueItem' }),
+    )
+    .meta({ description: 'Nearest dueAt first.' }),
+});
+
+export function presentQueue(items: QueueItem[]): z.output<typeof queueEnvelope> {
+  return { data: items.map((i) => ({ ticketId: i.ticketId, subject: i.subject, priority: i.priority, status: i.status, metric: i.metric, dueAt: i.dueAt.toISOString(), targetStatus: i.targetStatus })) };
 }

@@ -2,8 +2,9 @@ import Router from '@koa/router';
 import { jsonBody, MiB } from '../http/body.ts';
 import { operation } from '../http/operation.ts';
 import type { AppState } from '../http/state.ts';
-import { policyEnvelope, policyList, presentPolicy } from './presenter.ts';
-import { createPolicyBody, updatePolicyBody } from './schema.ts';
+import { policyEnvelope, policyList, presentPolicy, presentQueue, presentTicketSla, queueEnvelope, ticketSlaEnvelope } from './presenter.ts';
+import { queue, ticketSla } from './reads.ts';
+import { createPolicyBody, queueQuery, updatePolicyBody } from './schema.ts';
 
 /** SLA policies of the key's workspace; mounted under /api/sla-policies, behind the API key (app.ts). */
 export function slaPolicyRoutes(): Router<AppState> {
@@ -77,5 +78,39 @@ export function slaPolicyRoutes(): Router<AppState> {
     ctx.status = 204;
   });
 
+  return router;
+}
+
+/** A ticket's clocks; mounted under /api/v1/tickets beside the ticket's own routes. */
+export function ticketSlaRoutes(): Router<AppState> {
+  const router = new Router<AppState>();
+  const get = operation({
+    operationId: 'getTicketSla',
+    summary: 'Get a ticket\'s service-level clocks',
+    tag: 'Service levels',
+    description: 'The policy that governs the ticket and where each of its targets stands at this instant; `{ "sla": null }` when no policy governs it. Clocks follow the ticket\'s changes within a second or so (the relay folds its events).',
+    responses: { 200: { description: 'The clocks, or null.', schema: ticketSlaEnvelope } },
+  });
+  router.get('/:id/sla', get, async (ctx) => {
+    ctx.body = presentTicketSla(await ticketSla(ctx.state.services.em, ctx.state.workspaceId, ctx.params.id, new Date()));
+  });
+  return router;
+}
+
+/** The queue of what breaks next; mounted under /api/sla. */
+export function slaQueueRoutes(): Router<AppState> {
+  const router = new Router<AppState>();
+  const list = operation({
+    operationId: 'listSlaQueue',
+    summary: 'What breaks next',
+    tag: 'Service levels',
+    description: 'The running targets of the workspace\'s tickets, nearest dueAt first: breached ones not yet met, those in warning, and those counting. Paused and met targets are not listed.',
+    query: queueQuery,
+    responses: { 200: { description: 'The targets, nearest due first.', schema: queueEnvelope } },
+  });
+  router.get('/tickets', list, async (ctx) => {
+    const query = list.query(ctx);
+    ctx.body = presentQueue(await queue(ctx.state.services.em, ctx.state.workspaceId, query, new Date()));
+  });
   return router;
 }

@@ -32,7 +32,7 @@ export type TicketRecord = Pick<
   | 'updatedAt'
 >;
 
-type TicketRow = {
+export type TicketRow = {
   id: string;
   workspace_id: string;
   subject: string;
@@ -50,7 +50,7 @@ type TicketRow = {
   updated_at: string | Date;
 };
 
-const COLUMNS =
+export const TICKET_COLUMNS =
   '"id", "workspace_id", "subject", "status", "priority", "customer_email", "customer_name", "source", "assigned_to", "resolution_type", "tags", "language", "message_seq", "created_at", "updated_at"';
 
 export function ticketFromRow(r: TicketRow): TicketRecord {
@@ -76,7 +76,7 @@ export function ticketFromRow(r: TicketRow): TicketRecord {
 /** The ticket if it belongs to the workspace (locked for update with `forUpdate`); 404 otherwise, malformed ids included. */
 export async function readTicket(em: EntityManager, workspaceId: string, ticketId: string, opts: { forUpdate?: boolean } = {}): Promise<TicketRecord> {
   const [row] = isUuid(ticketId)
-    ? await sql<TicketRow>(em, `select ${COLUMNS} from "tickets" where "id" = $1 and "workspace_id" = $2${opts.forUpdate ? ' for update' : ''}`, [ticketId, workspaceId])
+    ? await sql<TicketRow>(em, `select ${TICKET_COLUMNS} from "tickets" where "id" = $1 and "workspace_id" = $2${opts.forUpdate ? ' for update' : ''}`, [ticketId, workspaceId])
     : [];
   if (!row) throw notFound('Ticket');
   return ticketFromRow(row);
@@ -86,7 +86,7 @@ export async function readTicket(em: EntityManager, workspaceId: string, ticketI
 export async function pageOfTickets(em: EntityManager, workspaceId: string, opts: { limit: number; offset: number; status?: TicketStatus }): Promise<TicketRecord[]> {
   const rows = await sql<TicketRow>(
     em,
-    `select ${COLUMNS} from "tickets" where "workspace_id" = $1${opts.status ? ' and "status" = $4' : ''} order by "created_at" desc, "id" desc limit $2 offset $3`,
+    `select ${TICKET_COLUMNS} from "tickets" where "workspace_id" = $1${opts.status ? ' and "status" = $4' : ''} order by "created_at" desc, "id" desc limit $2 offset $3`,
     opts.status ? [workspaceId, opts.limit, opts.offset, opts.status] : [workspaceId, opts.limit, opts.offset],
   );
   return rows.map(ticketFromRow);
@@ -95,7 +95,7 @@ export async function pageOfTickets(em: EntityManager, workspaceId: string, opts
 /** The insert of a new ticket (written with its first message and event: src/tickets/service.ts, create). */
 export function ticketInsert(t: TicketRecord): Statement {
   return {
-    text: `insert into "tickets" (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    text: `insert into "tickets" (${TICKET_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     parameters: [
       t.id,
       t.workspace,

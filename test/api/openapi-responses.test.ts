@@ -160,6 +160,11 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await api.patch(`/api/sla-policies/${id}`, { pauseOn: ['pending', 'escalated'], match: null }), 200);
     expectStatus(await api.post('/api/sla-policies', { ...body, targets: [{ metric: 'first_reply', priority: 'urgent', seconds: 60, warnBeforeSeconds: 60 }] }), 400);
     expectStatus(await api.delete(`/api/calendars/${calendar.id}`), 409);
+    const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
+    expectStatus(await api.get(`/api/v1/tickets/${ticket.id}/sla`), 200);
+    expectStatus(await api.get(`/api/v1/tickets/${UNKNOWN_ID}/sla`), 404);
+    expectStatus(await api.get('/api/sla/tickets?status=warning&metric=first_reply&limit=5'), 200);
+    expectStatus(await api.get('/api/sla/tickets?status=late'), 400);
     expectStatus(await api.delete(`/api/sla-policies/${id}`), 204);
     expectStatus(await api.get(`/api/sla-policies/${id}`), 404);
   });
