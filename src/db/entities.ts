@@ -10,7 +10,7 @@ import { ReplySignal } from '../triggers/entity.ts';
 import { IdempotencyKey } from '../idempotency/entity.ts';
 import { MailDelivery, Mailbox, MailMessage, MailReceipt } from '../mail/entity.ts';
 import { Calendar } from '../calendars/entity.ts';
-import { SlaPass, SlaPolicy, SlaTarget, SlaTerms, TicketSla } from '../sla/entity.ts';
+import { SlaBreachCount, SlaPass, SlaPolicy, SlaTarget, SlaTerms, TicketSla } from '../sla/entity.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, SlaPolicy, SlaTerms, TicketSla, SlaTarget, SlaPass];
+export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, SlaPolicy, SlaTerms, TicketSla, SlaTarget, SlaPass, SlaBreachCount];

@@ -3,10 +3,13 @@ import { BaseEntity } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 
 /**
+ * `sla_warning`, `sla_breached`: a target of a ticket's service level at its warning or due
+ * time, `{ ticket, sla: { policyId, policyName, metric, dueAt } }`, written once per target and
+ * cycle by the ticket's timers (src/sla/timers.ts).
  * `message_added`: a message that is not a customer reply (an agent's reply, for now), `{ ticket,
  * message }`; no workflow starts on it, the service-level clocks read it (src/sla).
  */
-export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added', 'message_added'] as const;
+export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added', 'message_added', 'sla_warning', 'sla_breached'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

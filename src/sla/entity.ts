@@ -149,3 +149,21 @@ const SlaPassSchema = defineEntity({
 });
 export class SlaPass extends SlaPassSchema.class {}
 SlaPassSchema.setClass(SlaPass);
+
+/**
+ * How many targets breached, per workspace, metric and priority: counted by the timers in the
+ * transaction that writes the sla_breached event, and read by GET /metrics as
+ * deskflow_sla_breaches_total (a counter that never goes down, whatever is purged).
+ */
+const SlaBreachCountSchema = defineEntity({
+  name: 'SlaBreachCount',
+  tableName: 'sla_breach_counts',
+  properties: {
+    workspace: () => p.manyToOne(Workspace).mapToPk().primary().deleteRule('cascade'),
+    metric: p.enum(SLA_METRICS).primary(),
+    priority: p.enum(TICKET_PRIORITIES).primary(),
+    count: p.bigint('number').default(0),
+  },
+});
+export class SlaBreachCount extends SlaBreachCountSchema.class {}
+SlaBreachCountSchema.setClass(SlaBreachCount);

@@ -182,11 +182,12 @@ async function claim(em: EntityManager, limit: number, now: Date, workspaceIds?:
 
 /** What the run's conditions and templates see for an event (also when a backtest replays it). */
 export function contextOf(event: { payload: Record<string, unknown> | null }): RunContext {
-  const { ticket, message, changes, tag } = event.payload ?? {};
+  const { ticket, message, changes, tag, sla } = event.payload ?? {};
   return {
     ...(ticket ? { ticket } : {}),
     ...(message ? { message } : {}),
     ...(changes ? { changes } : {}),
     ...(tag !== undefined ? { tag } : {}),
+    ...(sla ? { sla } : {}),
   } as RunContext;
 }

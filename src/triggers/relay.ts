@@ -9,6 +9,7 @@ import { ExecutionDispatcher } from '../executions/dispatcher.ts';
 import { EventDelivery, newRelayMetrics, type RelayMetrics } from './event-delivery.ts';
 import { ReplySignals } from './reply-signals.ts';
 import { SlaPasses } from '../sla/passes.ts';
+import { SlaTimers, type SlaTimerEngine } from '../sla/timers.ts';
 import { PgNotifications, type Wakeups } from './wakeups.ts';
 
 /** Delivers a batch of events; returns how many it claimed. */
@@ -245,13 +246,20 @@ export function createOutboxRelay(
   deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string; outboxRetentionDays: number; executionRetentionDays?: number } & RelayOptions,
 ): OutboxRelay {
   const metrics = newRelayMetrics();
+  const passes = new SlaPasses(deps);
+  const engine = deps.engine as WorkflowEngine & Partial<SlaTimerEngine>;
+  const timers = engine.signalSlaClocks ? new SlaTimers({ orm: deps.orm, engine: engine as SlaTimerEngine, logger: deps.logger }) : null;
   return new OutboxRelay({
     ...deps,
     metrics,
     delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics, startsBlocked: deps.startsBlocked }),
     pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
     replies: new ReplySignals(deps),
-    sla: new SlaPasses(deps),
+    sla: {
+      runPending: (scope, budgetMs) => passes.runPending(scope, budgetMs),
+      // An engine that can hold timers (Temporal's) gets them signalled.
+      ...(timers ? { signalPending: (limit: number, scope?: string[]) => timers.signalPending(limit, scope) } : {}),
+    },
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
       'delivered events': { purgeExpired: (limit, scope) => purgeDeliveredEvents(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },

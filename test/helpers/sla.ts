@@ -5,18 +5,27 @@ import { inject } from 'vitest';
 import type { WorkflowEngine } from '../../src/executions/engine.ts';
 import { OutboxEvent } from '../../src/events/entity.ts';
 import { createLogger } from '../../src/logger.ts';
+import type { SlaTimerEngine, TimerUpdate } from '../../src/sla/timers.ts';
 import { createOutboxRelay, type OutboxRelay } from '../../src/triggers/relay.ts';
 import { expectStatus, type Caller } from './api.ts';
 import { useFixture } from './fixture.ts';
 import { eventually } from './poll.ts';
 
-/** An engine that takes every start and signal and does nothing with them. */
-export const idleEngine: WorkflowEngine & { signalled: Array<{ ticketId: string; revision: number; instants: unknown[] }> } = {
+/**
+ * An engine that takes every start and signal and does nothing with them but note the timers'
+ * signals; while `away`, it refuses them as Temporal does when it cannot be reached.
+ */
+export const idleEngine: WorkflowEngine & SlaTimerEngine & { signalled: TimerUpdate[]; away: boolean } = {
   signalled: [],
+  away: false,
   async start() {},
   async cancel() {},
   async signalCustomerReply() {},
   async ping() {},
+  async signalSlaClocks(update) {
+    if (idleEngine.away) throw new Error('14 UNAVAILABLE: the workflow engine is away');
+    idleEngine.signalled.push(update);
+  },
 };
 
 export type ClockRelay = { relay: OutboxRelay; workspaceIds: Set<string> };
