@@ -117,3 +117,23 @@ export const queueEnvelope = z.strictObject({
 export function presentQueue(items: QueueItem[]): z.output<typeof queueEnvelope> {
   return { data: items.map((i) => ({ ticketId: i.ticketId, subject: i.subject, priority: i.priority, status: i.status, metric: i.metric, dueAt: i.dueAt.toISOString(), targetStatus: i.targetStatus })) };
 }
+
+export const backtestAnswer = z
+  .strictObject({
+    tickets: z.int().min(0).meta({ description: 'Tickets created in those days that the policy would govern (its match, on each ticket as it is now).' }),
+    targets: z
+      .array(
+        z
+          .strictObject({
+            metric: z.enum(SLA_METRICS),
+            priority: z.enum(TICKET_PRIORITIES),
+            met: z.int().min(0).meta({ description: 'Met in time.' }),
+            breached: z.int().min(0).meta({ description: 'Breached: met late, or past due and not met.' }),
+            running: z.int().min(0).meta({ description: 'Not decided yet: counting, or paused.' }),
+            attainment: z.number().min(0).max(1).nullable().meta({ description: 'met / (met + breached), four decimals; null while none is decided.' }),
+          })
+          .meta({ id: 'SlaBacktestTarget' }),
+      )
+      .meta({ description: 'One per target of the policy, by metric then priority.' }),
+  })
+  .meta({ id: 'SlaBacktest' });

@@ -2,9 +2,10 @@ import Router from '@koa/router';
 import { jsonBody, MiB } from '../http/body.ts';
 import { operation } from '../http/operation.ts';
 import type { AppState } from '../http/state.ts';
-import { policyEnvelope, policyList, presentPolicy, presentQueue, presentTicketSla, queueEnvelope, ticketSlaEnvelope } from './presenter.ts';
+import { backtestPolicy } from './backtest.ts';
+import { backtestAnswer, policyEnvelope, policyList, presentPolicy, presentQueue, presentTicketSla, queueEnvelope, ticketSlaEnvelope } from './presenter.ts';
 import { queue, ticketSla } from './reads.ts';
-import { createPolicyBody, queueQuery, updatePolicyBody } from './schema.ts';
+import { backtestPolicyBody, createPolicyBody, queueQuery, updatePolicyBody } from './schema.ts';
 
 /** SLA policies of the key's workspace; mounted under /api/sla-policies, behind the API key (app.ts). */
 export function slaPolicyRoutes(): Router<AppState> {
@@ -36,6 +37,21 @@ export function slaPolicyRoutes(): Router<AppState> {
     const policy = await ctx.state.services.slaPolicies.create(ctx.state.workspaceId, input);
     ctx.status = 201;
     ctx.body = { policy: presentPolicy(policy) };
+  });
+
+  const backtest = operation({
+    operationId: 'backtestSlaPolicy',
+    summary: 'Try an SLA policy on recorded tickets',
+    tag: 'Service levels',
+    description:
+      'The attainment a policy (saved or not) would have had on the tickets created in the last `days` days: each replayed through the clock rules from what Deskflow recorded (creation, replies, status and priority changes). Nothing is written. Status and priority changes are kept OUTBOX_RETENTION_DAYS (default 30): see docs/sla.md.',
+    body: backtestPolicyBody,
+    listPaths: 'indexed',
+    responses: { 200: { description: 'What the policy would have said.', schema: backtestAnswer } },
+  });
+  router.post('/backtest', backtest, jsonBody(MiB), async (ctx) => {
+    const input = backtest.body(ctx);
+    ctx.body = await backtestPolicy(ctx.state.services.em, ctx.state.workspaceId, input);
   });
 
   const get = operation({

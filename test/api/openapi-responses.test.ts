@@ -165,6 +165,8 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await api.get(`/api/v1/tickets/${UNKNOWN_ID}/sla`), 404);
     expectStatus(await api.get('/api/sla/tickets?status=warning&metric=first_reply&limit=5'), 200);
     expectStatus(await api.get('/api/sla/tickets?status=late'), 400);
+    expectStatus(await api.post('/api/sla-policies/backtest', { policy: body, days: 30 }), 200);
+    expectStatus(await api.post('/api/sla-policies/backtest', { policy: body, days: 0 }), 400);
     expectStatus(await api.delete(`/api/sla-policies/${id}`), 204);
     expectStatus(await api.get(`/api/sla-policies/${id}`), 404);
   });

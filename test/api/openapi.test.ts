@@ -156,6 +156,7 @@ describe('GET /openapi.json', () => {
       'PATCH /api/workflows/{id}',
       'POST /api/calendars',
       'POST /api/sla-policies',
+      'POST /api/sla-policies/backtest',
       'POST /api/v1/tickets',
       'POST /api/v1/tickets/{id}/messages',
       'POST /api/v1/tickets/{id}/replies',
