@@ -170,7 +170,8 @@ export async function saveClocks(em: EntityManager, tickets: Working[], now: Dat
   const slaRows: unknown[] = [];
   const targetRows: unknown[] = [];
   let signals = 0;
-  for (const w of tickets) {
+  // Rows are written in ticket order, as they are locked: two writers of new rows never wait for each other in a circle.
+  for (const w of [...tickets].sort((a, b) => a.ticketId.localeCompare(b.ticketId))) {
     const old = before.get(w.ticketId) ?? [];
     const governed = w.policy !== null && w.state !== null;
     const views = governed ? targetsAt(w.state!, Math.max(now.getTime(), w.state!.at)) : [];
