@@ -30,6 +30,7 @@ import type { EventFeed } from './feed/hub.ts';
 import { noteRoutes } from './notes/routes.ts';
 import { approvalRoutes } from './approvals/routes.ts';
 import { memberRoutes } from './workspaces/routes.ts';
+import { slaPolicyRoutes, slaQueueRoutes, ticketSlaRoutes } from './sla/routes.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
@@ -102,12 +103,14 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const keys = deps.keys ?? lookupKeys;
   const requireKey = authenticate(keys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
   const keyed: Array<{ prefix: string; routes: Router<AppState>[] }> = [
-    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), noteRoutes(), ticketExecutionRoutes()] },
+    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), noteRoutes(), ticketExecutionRoutes(), ticketSlaRoutes()] },
     { prefix: '/api/v1/events', routes: [eventRoutes({ feed: deps.feed, keys, logger: deps.logger })] },
     { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
     { prefix: '/api/calendars', routes: [calendarRoutes()] },
     { prefix: '/api/approvals', routes: [approvalRoutes()] },
     { prefix: '/api/members', routes: [memberRoutes()] },
+    { prefix: '/api/sla-policies', routes: [slaPolicyRoutes()] },
+    { prefix: '/api/sla', routes: [slaQueueRoutes()] },
   ];
   for (const { prefix, routes } of keyed) {
     const mounted = new Router<AppState>({ prefix });

@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkApprovers } from './approvals/approvers.ts';
 import { ApprovalService } from './approvals/service.ts';
 import { CalendarService } from './calendars/service.ts';
+import { activePoliciesUsing, SlaPolicyService } from './sla/service.ts';
+import { passRequests, requestPassIfCounted } from './sla/passes.ts';
 import type { AfterCommit } from './common/after-commit.ts';
 import { DryRunService } from './dry-runs/service.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
@@ -48,10 +50,12 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
   const tickets = new TicketService(em, { assignees: new MemberAssignees(em), initialMessage: initialMessage });
   const executions = new ExecutionService(em, deps);
   const dispatcher = new ExecutionDispatcher(em, deps);
-  const calendars = new CalendarService(em);
+  // Calendars know of SLA policies only through what is wired here (src/sla depends on src/calendars).
+  const calendars = new CalendarService(em, { users: [{ one: 'an active SLA policy', many: 'active SLA policies', find: activePoliciesUsing, changed: requestPassIfCounted }] });
   return {
     em,
     calendars,
+    slaPolicies: new SlaPolicyService(em, { passes: passRequests }),
     workspaces: new WorkspaceService(em),
     tickets,
     messages: new MessageService(em),

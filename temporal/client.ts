@@ -14,7 +14,8 @@ import { unavailable } from '../src/errors.ts';
 import type { WorkflowEngine } from '../src/executions/engine.ts';
 import type { RunGraphInput } from '../src/executions/run-input.ts';
 import { TICKET_ID, WORKFLOW_ID, WORKFLOW_NAME, WORKSPACE_ID } from './search-attributes.ts';
-import { approvalDecided, customerReplied } from './workflows/signals.ts';
+import type { SlaTimerEngine, TimerUpdate } from '../src/sla/timers.ts';
+import { approvalDecided, customerReplied, slaInstantsChanged } from './workflows/signals.ts';
 
 export type TemporalSettings = Pick<Config['temporal'], 'namespace' | 'apiKey' | 'tls' | 'tlsCertPath' | 'tlsKeyPath' | 'tlsCaPath'> & { address: string };
 
@@ -51,7 +52,7 @@ export function tlsOptions(settings: TemporalSettings) {
 const CALL_DEADLINE_MS = 5_000;
 
 /** The WorkflowEngine of the API and the relay, on Temporal. */
-export class TemporalEngine implements WorkflowEngine {
+export class TemporalEngine implements WorkflowEngine, SlaTimerEngine {
   readonly client: Client;
   private readonly connection: Connection;
   private readonly taskQueue: string;
@@ -103,6 +104,37 @@ export class TemporalEngine implements WorkflowEngine {
       );
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+      throw asUnavailable(err);
+    }
+  }
+
+  /**
+   * Hands a ticket's timer instants to its slaClocks workflow, starting it when it is not running
+   * (signalWithStart); with nothing to wait for, only tells a running one. Safe to repeat.
+   */
+  async signalSlaClocks(update: TimerUpdate): Promise<void> {
+    const workflowId = slaClocksId(update.ticketId);
+    const signal = { revision: update.revision, instants: update.instants };
+    if (update.instants.length === 0) {
+      await this.ignoreFinished(() => this.client.workflow.getHandle(workflowId).signal(slaInstantsChanged, signal));
+      return;
+    }
+    try {
+      await this.withDeadline(() =>
+        this.client.workflow.signalWithStart('slaClocks', {
+          workflowId,
+          taskQueue: this.taskQueue,
+          args: [{ ticketId: update.ticketId, workspaceId: update.workspaceId, revision: update.revision, instants: update.instants }],
+          signal: slaInstantsChanged,
+          signalArgs: [signal],
+          typedSearchAttributes: [
+            { key: WORKSPACE_ID, value: update.workspaceId },
+            { key: TICKET_ID, value: update.ticketId },
+          ],
+          staticSummary: `Service-level timers of ticket ${update.ticketId}`,
+        }),
+      );
+    } catch (err) {
       throw asUnavailable(err);
     }
   }
@@ -173,3 +205,6 @@ export function runDescription(input: RunGraphInput): { staticSummary: string; s
     ].join('\n'),
   };
 }
+
+/** The Temporal workflow id of a ticket's service-level timers. */
+export const slaClocksId = (ticketId: string) => `SLA clocks · ticket ${ticketId}`;

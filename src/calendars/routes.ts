@@ -61,7 +61,7 @@ export function calendarRoutes(): Router<AppState> {
   const remove = operation({
     operationId: 'deleteCalendar',
     summary: 'Delete a calendar',
-    description: 'Refused (409 `calendar_in_use`, naming them) while an active workflow names the calendar.',
+    description: 'Refused (409 `calendar_in_use`, naming them) while an active workflow names the calendar or an active SLA policy counts its open time.',
     responses: { 204: { description: 'Deleted.' } },
     errors: ['calendar_in_use'],
   });

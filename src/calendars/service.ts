@@ -7,12 +7,29 @@ import { sql } from '../common/sql.ts';
 import { Calendar } from './entity.ts';
 import type { CreateCalendarInput, UpdateCalendarInput } from './schema.ts';
 
+/**
+ * Something else of the workspace that counts a calendar's open time and forbids its deletion
+ * while it does (an active SLA policy): wired in by the composition root (src/services.ts),
+ * since those modules depend on this one.
+ */
+export type CalendarUsers = {
+  /** How the 409 names one of them and several ("an active SLA policy", "active SLA policies"). */
+  one: string;
+  many: string;
+  /** Those that use the calendar now, read in the deleting transaction while the calendar is locked. */
+  find(em: EntityManager, workspaceId: string, calendarId: string): Promise<Array<{ id: string; name: string }>>;
+  /** Told of a change to the calendar at `at`, in its transaction (SLA clocks count open time from then on with the new hours). */
+  changed?(em: EntityManager, workspaceId: string, calendarId: string, at: Date): Promise<void>;
+};
+
 /** The calendars of a workspace (docs/contract.md, "Calendars"). */
 export class CalendarService {
   private readonly em: EntityManager;
+  private readonly users: CalendarUsers[];
 
-  constructor(em: EntityManager) {
+  constructor(em: EntityManager, deps: { users?: CalendarUsers[] } = {}) {
     this.em = em;
+    this.users = deps.users ?? [];
   }
 
   async create(workspaceId: string, input: CreateCalendarInput): Promise<Calendar> {
@@ -45,13 +62,16 @@ export class CalendarService {
       if (input.hours !== undefined) calendar.hours = input.hours;
       if (input.holidays !== undefined) calendar.holidays = input.holidays;
       calendar.updatedAt = new Date();
+      await em.flush();
+      for (const users of this.users) await users.changed?.(em, workspaceId, calendar.id, calendar.updatedAt);
       return calendar;
     });
   }
 
   /**
-   * The calendar disappears from the API, unless an active workflow names it (409 naming them).
-   * Its row stays: runs already under way, or test runs of inactive workflows, keep reading it.
+   * The calendar disappears from the API, unless an active workflow names it or an active SLA
+   * policy counts its open time (409 naming them). Its row stays: runs already under way, or
+   * test runs of inactive workflows, keep reading it.
    */
   async delete(workspaceId: string, calendarId: string): Promise<void> {
     await this.em.transactional(async (em) => {
@@ -62,6 +82,12 @@ export class CalendarService {
       if (users.length > 0) {
         const names = users.map((w) => `${JSON.stringify(w.name)} (${w.id})`).join(', ');
         throw conflict('calendar_in_use', `Calendar ${JSON.stringify(calendar.name)} is used by ${users.length === 1 ? 'an active workflow' : `${users.length} active workflows`}: ${names}. Deactivate them or change their graphs first.`);
+      }
+      for (const { one, many, find } of this.users) {
+        const found = await find(em, workspaceId, calendar.id);
+        if (found.length === 0) continue;
+        const names = found.map((u) => `${JSON.stringify(u.name)} (${u.id})`).join(', ');
+        throw conflict('calendar_in_use', `Calendar ${JSON.stringify(calendar.name)} is used by ${found.length === 1 ? one : `${found.length} ${many}`}: ${names}. Deactivate them or give them another calendar first.`);
       }
       calendar.deletedAt = new Date();
     });

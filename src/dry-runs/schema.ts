@@ -33,6 +33,7 @@ const eventDetails = {
     .meta({ description: 'For ticket_updated: the fields that changed, `{ "status": { "from": "open", "to": "pending" } }`.' }),
   message: jsonRecord('message must be a JSON object.').optional().meta({ type: 'object', description: 'For message_received: the customer\'s message (`body`, `senderEmail`, …).' }),
   tag: text({ min: 1, max: 100, label: 'tag' }).optional().meta({ description: 'For tag_added: the tag that was added.' }),
+  sla: jsonRecord('sla must be a JSON object.').optional().meta({ type: 'object', description: 'For sla_warning and sla_breached: the target, `{ "policyId": "…", "policyName": "Urgent", "metric": "first_reply", "dueAt": "2026-03-06T10:00:00Z" }`.' }),
   assumeReply: z
     .boolean({ error: () => 'assumeReply must be true or false.' })
     .optional()

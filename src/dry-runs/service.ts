@@ -58,6 +58,7 @@ export class DryRunService {
         ...(input.message ? { message: input.message } : {}),
         ...(input.changes ? { changes: input.changes as RunContext['changes'] } : {}),
         ...(input.tag !== undefined ? { tag: input.tag } : {}),
+        ...(input.sla ? { sla: input.sla } : {}),
         ...(input.data !== undefined || DATA_TRIGGERS.has(target.triggerType) ? { data: input.data ?? {} } : {}),
       };
       const members = await assignableMembers(em, target);

@@ -3,13 +3,16 @@ import { BaseEntity } from '../common/base-entity.ts';
 import { Workspace } from '../workspaces/entity.ts';
 
 /**
- * What the outbox records. The first five are the workflow trigger types of the same names;
+ * What the outbox records. All but `message_added` and `note_added` are the workflow trigger
+ * types of the same names;
  * `message_added` (a message that is no customer reply: an agent's or an automation's reply,
  * mail from someone else) and `note_added` (an internal note) are for what follows tickets
- * (the search index, the live feed): no workflow listens to them, and the relay marks them
- * delivered as it claims them.
+ * (the search index, the live feed, the service-level clocks): no workflow listens to them.
+ * `sla_warning`, `sla_breached`: a target of a ticket's service level at its warning or due
+ * time, `{ ticket, sla: { policyId, policyName, metric, dueAt } }`, written once per target and
+ * cycle by the ticket's timers (src/sla/timers.ts).
  */
-export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added', 'message_added', 'note_added'] as const;
+export const EVENT_TYPES = ['ticket_created', 'ticket_updated', 'ticket_closed', 'message_received', 'tag_added', 'message_added', 'note_added', 'sla_warning', 'sla_breached'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**

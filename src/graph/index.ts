@@ -23,6 +23,7 @@ export {
   NOW_OPERATORS,
   OPERATORS,
   RESOLUTION_TYPES,
+  SLA_CONTEXT_FIELDS,
   TICKET_CONTEXT_FIELDS,
   TICKET_PRIORITIES,
   TICKET_STATUSES,
@@ -74,7 +75,7 @@ export { getPath } from './paths.ts';
 export { renderAction, renderTemplate, renderTemplateDeep, templatePaths } from './template.ts';
 export { GraphWalker, findTriggerNode, isBranchingNode, nodeById, outcomeEdges } from './walker.ts';
 export { walkToFirstAction, type PassedStep } from './prefix.ts';
-export { AGE_PARAMETERS, MAX_AGE_SECONDS } from './validate-conditions.ts';
+export { AGE_PARAMETERS, MAX_AGE_SECONDS, ticketConditionIssues } from './validate-conditions.ts';
 export { walk } from './walk.ts';
 export { needsTicketSentence, ticketActionsReached, TICKETLESS_ACTIONS, type TicketAction } from './needs-ticket.ts';
 export { cronProblem } from './cron.ts';

@@ -5,6 +5,7 @@ import {
   CHANGEABLE_TICKET_FIELDS,
   CONTEXT_ROOTS,
   MESSAGE_CONTEXT_FIELDS,
+  SLA_CONTEXT_FIELDS,
   TICKET_CONTEXT_FIELDS,
 } from './types.ts';
 import type { ChangeableTicketField } from './types.ts';
@@ -92,6 +93,11 @@ export function contextPathProblem(path: string): string | undefined {
       return undefined; // deeper segments (changes.tags.to.0) index into the value
     case 'tag':
       return `${quote(path)}: tag is a string and has no sub-fields`;
+    case 'sla':
+      if (!(SLA_CONTEXT_FIELDS as readonly string[]).includes(second)) {
+        return `${quote(path)}: sla has no field ${quote(second)} (fields: ${SLA_CONTEXT_FIELDS.join(', ')})`;
+      }
+      return third === undefined ? undefined : `${quote(path)}: sla.${second} has no sub-fields`;
     default:
       return undefined; // data.* is a free-form payload
   }

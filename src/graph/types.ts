@@ -12,6 +12,8 @@ export const TRIGGER_TYPES = [
   'manual',
   'scheduled',
   'webhook',
+  'sla_warning',
+  'sla_breached',
 ] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
@@ -74,7 +76,7 @@ export const NOW_FIELD = 'now';
 /** Operators a condition on `now` may use. */
 export const NOW_OPERATORS = [...BUSINESS_HOURS_OPERATORS, ...COMPARISON_OPERATORS] as const;
 /** Date fields of the context (ISO 8601 instants), for the business-hours and age operators; `data.*` may hold others. */
-export const DATE_CONTEXT_FIELDS = ['ticket.createdAt', 'ticket.updatedAt', 'message.createdAt'] as const;
+export const DATE_CONTEXT_FIELDS = ['ticket.createdAt', 'ticket.updatedAt', 'message.createdAt', 'sla.dueAt'] as const;
 
 /** Days of a calendar's week, as its opening hours name them. */
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -125,7 +127,7 @@ export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** Roots a condition field or a {{placeholder}} may start with (the run context's keys). */
-export const CONTEXT_ROOTS = ['ticket', 'message', 'changes', 'tag', 'data'] as const;
+export const CONTEXT_ROOTS = ['ticket', 'message', 'changes', 'tag', 'sla', 'data'] as const;
 export type ContextRoot = (typeof CONTEXT_ROOTS)[number];
 
 /** Fields of `ticket` in the run context: the public Ticket plus `language`. */
@@ -156,6 +158,12 @@ export const MESSAGE_CONTEXT_FIELDS = [
   'bodyHtml',
   'createdAt',
 ] as const;
+
+/**
+ * Fields of `sla` in the context of sla_warning and sla_breached runs: the policy, the metric
+ * (first_reply, next_reply, resolution) and when the target is due (an ISO 8601 instant).
+ */
+export const SLA_CONTEXT_FIELDS = ['policyId', 'policyName', 'metric', 'dueAt'] as const;
 
 /** Ticket fields a ticket_updated event can report in `changes` (and `changed*` can name). */
 export const CHANGEABLE_TICKET_FIELDS = [
@@ -311,5 +319,7 @@ export interface RunContext {
   message?: Record<string, unknown>;
   changes?: Record<string, { from: unknown; to: unknown }>;
   tag?: string;
+  /** sla_warning and sla_breached: the target (SLA_CONTEXT_FIELDS). */
+  sla?: Record<string, unknown>;
   data?: Record<string, unknown>;
 }

@@ -6,13 +6,13 @@
 
 import { isCalendarId } from './calendar-refs.ts';
 import { parseIsoInstant } from './dates.ts';
-import { childPath } from './issues.ts';
+import { childPath, IssueList } from './issues.ts';
 import type { Scope } from './issues.ts';
 import { changedFieldName, contextPathProblem } from './paths.ts';
 import { patternProblem } from './regex.ts';
 import { isRecord, quote } from './text.ts';
 import { AGE_OPERATORS, BUSINESS_HOURS_OPERATORS, CHANGEABLE_TICKET_FIELDS, DATE_CONTEXT_FIELDS, NOW_FIELD, NOW_OPERATORS, OPERATORS } from './types.ts';
-import type { Operator } from './types.ts';
+import type { GraphIssue, Operator } from './types.ts';
 import { checkKeys, checkLabel, checkNumber, requiredPath } from './validate-fields.ts';
 
 export const MAX_GROUP_DEPTH = 5;
@@ -217,4 +217,38 @@ function checkAge(scope: Scope, path: string, has: boolean, value: unknown, op: 
   if (Object.hasOwn(value, 'calendarId') && !isCalendarId(value.calendarId)) {
     scope.issues.add(childPath(path, 'calendarId'), `${scope.who}: calendarId must be the id of a calendar (a UUID), got ${quote(value.calendarId)}`);
   }
+}
+
+/** Operators a ticket condition (an SLA policy's `match`) may not use: they read a change, the clock or a calendar. */
+const NOT_IN_TICKET_CONDITIONS: readonly Operator[] = [...CHANGE_OPERATORS, ...INSTANT_OPERATORS];
+
+/**
+ * A condition over the ticket alone, as an SLA policy's `match` takes it: the workflow
+ * language's condition (one leaf or an all/any group) whose fields are `ticket.*` paths and
+ * whose operators read nothing but the ticket (no `changed…`: there is no change to read; no
+ * business-hours or age operators: a policy is chosen when the ticket changes, not as time
+ * passes). Issues have paths rooted at `path` (`match.conditions[1].field`).
+ */
+export function ticketConditionIssues(cond: unknown, path: string): GraphIssue[] {
+  const issues = new IssueList();
+  const scope: Scope = { issues, path, who: path };
+  const walk: Walk = { scope, leaves: 0 };
+  checkCondition(walk, path, cond, 0, false);
+  if (walk.leaves > MAX_LEAVES) issues.add(path, `${path}: has more than ${MAX_LEAVES} conditions`);
+  const visit = (c: unknown, at: string, depth: number): void => {
+    if (!isRecord(c) || depth > MAX_GROUP_DEPTH) return;
+    if (Array.isArray(c.conditions)) {
+      c.conditions.forEach((child, k) => visit(child, childPath(childPath(at, 'conditions'), k), depth + 1));
+      return;
+    }
+    if (typeof c.operator === 'string' && NOT_IN_TICKET_CONDITIONS.includes(c.operator as Operator)) {
+      issues.add(childPath(at, 'operator'), `${path}: the operator ${c.operator} reads a change, the time or a calendar; a policy's match reads only the ticket's fields`);
+      return;
+    }
+    if (typeof c.field === 'string' && contextPathProblem(c.field) === undefined && !c.field.startsWith('ticket.')) {
+      issues.add(childPath(at, 'field'), `${path}: field must be a ticket field (ticket.status, ticket.tags, …), got ${quote(c.field)}`);
+    }
+  };
+  visit(cond, path, 0);
+  return issues.list();
 }

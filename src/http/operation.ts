@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors.ts';
-import { validate } from './validate.ts';
+import { validate, type ListPaths } from './validate.ts';
 
 /**
  * How a route describes itself in the OpenAPI document (GET /openapi.json).
@@ -52,6 +52,8 @@ export type OperationSpec = {
   errors?: ErrorCode[];
   /** Who may call it when not behind the API key: `none` (public) or a scheme of the document (e.g. `metricsToken`). */
   security?: 'none' | 'metricsToken';
+  /** How validation details name list items in the body: `hours.0.to` (default) or `targets[2].seconds`. */
+  listPaths?: ListPaths;
 };
 
 export const OPERATION = Symbol('openapi.operation');
@@ -74,8 +76,8 @@ export function operation<S extends OperationSpec>(spec: S): Middleware & Operat
   describedRoute[OPERATION] = spec;
   const reads: Record<string, (ctx: { query?: unknown; request?: { body?: unknown } }) => unknown> = {};
   const { query, body } = spec;
-  if (query) reads.query = (ctx) => validate(query, ctx.query, '', 'query parameter');
-  if (body) reads.body = (ctx) => validate(body, ctx.request?.body);
+  if (query) reads.query = (ctx) => validate(query, ctx.query, '', 'dotted', 'query parameter');
+  if (body) reads.body = (ctx) => validate(body, ctx.request?.body, '', spec.listPaths);
   return Object.assign(describedRoute, reads) as Middleware & OperationInput<S>;
 }
 

@@ -3,22 +3,39 @@ import { validationFailed, type ErrorDetail } from '../errors.ts';
 import { codePointLength } from '../graph/index.ts';
 
 /**
+ * How a detail's path names a list item: `hours.0.to` (dotted), or `targets[2].seconds` (the
+ * form docs/contract.md describes, and src/graph's paths take), for the routes that ask for it.
+ */
+export type ListPaths = 'dotted' | 'indexed';
+
+/**
  * Parses `input` with `schema` or throws a 400 `validation_failed` naming each offending field
  * (`what` the input's members are called: fields of a body, parameters of a query).
  */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, where = '', what: 'field' | 'query parameter' = 'field'): z.infer<S> {
+export function validate<S extends z.ZodType>(schema: S, input: unknown, where = '', paths: ListPaths = 'dotted', what: 'field' | 'query parameter' = 'field'): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw validationFailed(toDetails(result.error, where, what));
+  throw validationFailed(toDetails(result.error, where, paths, what));
 }
 
-export function toDetails(error: z.ZodError, where = '', what: 'field' | 'query parameter' = 'field'): ErrorDetail[] {
+/** Segments as one path: joined with dots, list indexes as `[n]` when `paths` is indexed. */
+function joinPath(segments: Array<string | number>, paths: ListPaths): string {
+  let path = '';
+  for (const segment of segments) {
+    if (segment === '') continue;
+    if (paths === 'indexed' && typeof segment === 'number') path += `[${segment}]`;
+    else path += path === '' ? String(segment) : `.${segment}`;
+  }
+  return path;
+}
+
+export function toDetails(error: z.ZodError, where = '', paths: ListPaths = 'dotted', what: 'field' | 'query parameter' = 'field'): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const issue of error.issues) {
-    const base = [where, ...issue.path.map(String)].filter(Boolean).join('.');
+    const base = joinPath([where, ...issue.path.map((s) => (typeof s === 'number' ? s : String(s)))], paths);
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        details.push({ path: [base, key].filter(Boolean).join('.'), message: `Unknown ${what} "${key}".` });
+        details.push({ path: joinPath([base, key], paths), message: `Unknown ${what} "${key}".` });
       }
     } else {
       details.push({ path: base || '(body)', message: issue.message });

@@ -7,6 +7,7 @@ import { unauthorized } from '../errors.ts';
 import { sql } from '../common/sql.ts';
 import { countExecutionsByStatus } from '../executions/counts.ts';
 import { EXECUTION_STATUSES } from '../executions/entity.ts';
+import { SLA_METRICS } from '../sla/clock.ts';
 import type { Logger } from '../logger.ts';
 import { operation } from '../http/operation.ts';
 import type { AppState } from '../http/state.ts';
@@ -82,11 +83,23 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     help: 'Approvals runs wait for (request_approval) that nobody has decided yet.',
     registers: [own],
   });
+  const breaches = new Counter({
+    name: 'deskflow_sla_breaches_total',
+    help: 'Service-level targets breached (sla_breached events written), by metric and priority.',
+    labelNames: ['metric', 'priority'] as const,
+    registers: [own],
+  });
+  const running = new Gauge({
+    name: 'deskflow_sla_running_clocks',
+    help: 'Service-level clocks counting now (targets not met and not paused, breached ones included), by metric.',
+    labelNames: ['metric'] as const,
+    registers: [own],
+  });
   const registry = Registry.merge([processMetrics().registry, own]);
 
   const refresh = async () => {
     const em = orm.em.fork();
-    const [backlog, guarded, byStatus, pending, approvals] = await Promise.all([
+    const [backlog, guarded, byStatus, pending, approvals, breached, counting] = await Promise.all([
       // Both from the partial index outbox_events_undelivered_idx (only undelivered rows).
       sql<{ undelivered: string; oldest_age: string | null }>(
         em,
@@ -100,6 +113,10 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
       sql<{ oldest_age: string | null }>(em, `select extract(epoch from now() - min(started_at)) as oldest_age from executions where status = 'pending'`),
       // The partial index approvals_pending_idx holds only pending rows.
       sql<{ count: string }>(em, `select count(*) as count from approvals where status = 'pending'`),
+      // A counter table (a row per workspace, metric and priority), kept by the timers.
+      sql<{ metric: string; priority: string; count: string }>(em, `select metric, priority, sum(count) as count from sla_breach_counts group by metric, priority`),
+      // The partial index sla_targets_queue_idx holds only targets not met.
+      sql<{ metric: string; count: string }>(em, `select metric, count(*) as count from sla_targets where fulfilled_at is null and status in ('active', 'breached') group by metric`),
     ]);
     undelivered.set(Number(backlog[0].undelivered));
     lag.set(Math.max(0, Number(backlog[0].oldest_age ?? 0)));
@@ -109,6 +126,9 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     for (const status of EXECUTION_STATUSES) executions.set({ status }, byStatus[status]);
     oldestPending.set(Math.max(0, Number(pending[0].oldest_age ?? 0)));
     approvalsPending.set(Number(approvals[0].count));
+    breaches.reset();
+    for (const { metric, priority, count } of breached) breaches.inc({ metric, priority }, Number(count));
+    for (const metric of SLA_METRICS) running.set({ metric }, Number(counting.find((c) => c.metric === metric)?.count ?? 0));
   };
 
   const metrics = operation({
@@ -118,7 +138,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     security: 'metricsToken',
     responses: {
       200: {
-        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops, approvals waiting for a decision; the workflow worker\'s own metrics when it runs in this process.',
+        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops, approvals waiting for a decision; service-level breaches by metric and priority and the clocks running; the workflow worker\'s own metrics when it runs in this process.',
         schema: z.string(),
         contentType: 'text/plain; version=0.0.4',
       },

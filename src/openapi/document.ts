@@ -79,6 +79,7 @@ export function openApiDocument(app: Koa): OpenApiDocument {
         { name: 'Executions', description: 'Runs of a workflow: by hand, by webhook, and their steps (§4, §8).' },
         { name: 'Events', description: 'The live feed of the workspace’s ticket changes, as server-sent events (GET /api/v1/events).' },
         { name: 'Calendars', description: 'Business hours: when the desk is open, for workflows that count open time (Calendars).' },
+        { name: 'Service levels', description: 'SLA policies, each ticket\u2019s clocks and the queue of what breaks next (docs/sla.md).' },
         { name: 'Service', description: 'Health, readiness, metrics and this reference; no API key.' },
       ],
       paths,

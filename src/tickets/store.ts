@@ -66,7 +66,10 @@ const COLUMN_NAMES = [
   'created_at',
   'updated_at',
 ] as const;
-const COLUMNS = COLUMN_NAMES.map((c) => `"${c}"`).join(', ');
+/** The ticket columns, unaliased. */
+export const TICKET_COLUMNS = COLUMN_NAMES.map((c) => `"${c}"`).join(', ');
+
+const COLUMNS = TICKET_COLUMNS;
 
 /** The columns of a TicketRow, of the table aliased `alias`. */
 export const ticketColumns = (alias: string): string => COLUMN_NAMES.map((c) => `${alias}."${c}"`).join(', ');
@@ -94,7 +97,7 @@ export function ticketFromRow(r: TicketRow): TicketRecord {
 /** The ticket if it belongs to the workspace (locked for update with `forUpdate`); 404 otherwise, malformed ids included. */
 export async function readTicket(em: EntityManager, workspaceId: string, ticketId: string, opts: { forUpdate?: boolean } = {}): Promise<TicketRecord> {
   const [row] = isUuid(ticketId)
-    ? await sql<TicketRow>(em, `select ${COLUMNS} from "tickets" where "id" = $1 and "workspace_id" = $2${opts.forUpdate ? ' for update' : ''}`, [ticketId, workspaceId])
+    ? await sql<TicketRow>(em, `select ${TICKET_COLUMNS} from "tickets" where "id" = $1 and "workspace_id" = $2${opts.forUpdate ? ' for update' : ''}`, [ticketId, workspaceId])
     : [];
   if (!row) throw notFound('Ticket');
   return ticketFromRow(row);
@@ -103,7 +106,7 @@ export async function readTicket(em: EntityManager, workspaceId: string, ticketI
 /** The insert of a new ticket (written with its first message and event: src/tickets/service.ts, create). */
 export function ticketInsert(t: TicketRecord): Statement {
   return {
-    text: `insert into "tickets" (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    text: `insert into "tickets" (${TICKET_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     parameters: [
       t.id,
       t.workspace,

@@ -3,11 +3,12 @@ import type { EventCause } from '../actor.ts';
 import { pgTimestamp, sql } from '../common/sql.ts';
 import type { WorkflowEngine } from '../executions/engine.ts';
 import type { Execution } from '../executions/entity.ts';
-import type { EventType } from '../events/entity.ts';
-import type { RunContext, TriggerType } from '../graph/index.ts';
+import { TRIGGER_TYPES, type RunContext, type TriggerType } from '../graph/index.ts';
 import { errorFields, type Logger } from '../logger.ts';
 import { Workflow } from '../workflows/entity.ts';
 import { ExecutionDispatcher, type NewExecution } from '../executions/dispatcher.ts';
+import type { EventType } from '../events/entity.ts';
+import { foldEvents, SLA_EVENT_TYPES } from '../sla/clocks.ts';
 import { rebuildSearchDocuments, TEXT_EVENTS } from '../tickets/search-index.ts';
 import { loopGuard } from './loop-guard.ts';
 import { recordReplySignals } from './reply-signals.ts';
@@ -21,9 +22,11 @@ export type RelayMetrics = {
   loopGuardSkips: number;
   depthLimitStops: number;
   dispatchFailures: number;
+  /** Tickets whose service-level timers must be signalled (their fire instants moved); the relay's next catch-up signals them. */
+  slaSignalsDue: number;
 };
 
-export const newRelayMetrics = (): RelayMetrics => ({ eventsDelivered: 0, executionsCreated: 0, repliesRecorded: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0 });
+export const newRelayMetrics = (): RelayMetrics => ({ eventsDelivered: 0, executionsCreated: 0, repliesRecorded: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0, slaSignalsDue: 0 });
 
 /** An event as delivery claims it; `payload` only where the event has work to do (`heard`). */
 export type ClaimedEvent = {
@@ -33,21 +36,23 @@ export type ClaimedEvent = {
   ticketId: string | null;
   createdAt: Date;
   payload: Record<string, unknown> | null;
-  /** An active workflow of its workspace listens to its type, or it is a customer reply (runs may wait for it). */
+  /** An active workflow of its workspace listens to its type, or it is a customer reply (runs may wait for it), or the clocks read it. */
   heard: boolean;
+  /** Its workspace has an active SLA policy and the clocks read events of its type (src/sla/clocks.ts). */
+  clocked: boolean;
+  /** Left for a later batch: an older event of its ticket is still being delivered by another relay (the clocks need them in order). */
+  later: boolean;
 };
 
-type ClaimedRow = { id: string; workspace_id: string; type: EventType; ticket_id: string | null; created_at: string | Date; payload: Record<string, unknown> | null; heard: boolean };
+type ClaimedRow = { id: string; workspace_id: string; type: EventType; ticket_id: string | null; created_at: string | Date; payload: Record<string, unknown> | null; listened: boolean; clocked: boolean; later: boolean };
 
 /**
  * Delivers outbox events to the workflows they trigger. In one transaction it claims a batch
  * of undelivered events (FOR UPDATE SKIP LOCKED, so several relays share the work), creates
  * one pending execution per matching active workflow (unless the loop guard stops it) and
  * marks the events delivered, and records customer replies for the ticket's open runs
- * (signalled by ReplySignals), and rebuilds the search documents of the tickets whose text
- * the events changed; after the commit it starts the runs. Events nothing listens to (most of
- * those an automation's own actions write, and message_added and note_added always) are marked
- * delivered by the claim itself.
+ * (signalled by ReplySignals); after the commit it starts the runs. Events nothing listens to
+ * (most of those an automation's own actions write) are marked delivered by the claim itself.
  */
 export class EventDelivery {
   readonly metrics: RelayMetrics;
@@ -68,15 +73,17 @@ export class EventDelivery {
   async deliverBatch(limit: number, workspaceIds?: string[]): Promise<number> {
     if (workspaceIds?.length === 0) return 0;
     const dispatcher = new ExecutionDispatcher(this.orm.em.fork(), { engine: this.engine, logger: this.logger });
-    const { claimed, created, replies } = await this.orm.em.fork().transactional(async (em) => {
+    const { claimed, created, replies, slaSignals } = await this.orm.em.fork().transactional(async (em) => {
       const now = new Date();
-      const events = await claim(em, limit, now, workspaceIds);
+      const events = (await claim(em, limit, now, workspaceIds)).filter((e) => !e.later);
       await rebuildSearchDocuments(em, textChanged(events));
       const heard = events.filter((e) => e.heard);
-      if (heard.length === 0) return { claimed: events.length, created: [] as Execution[], replies: 0 };
+      if (heard.length === 0) return { claimed: events.length, created: [] as Execution[], replies: 0, slaSignals: 0 };
+      // The clocks of governed tickets follow their events, in this transaction (docs/sla.md, "How the clocks are kept").
+      const slaSignals = await foldEvents(em, heard.filter((e) => e.clocked), now);
       const workflows = await em.find(Workflow, {
         workspace: { $in: [...new Set(heard.map((e) => e.workspace))] },
-        triggerType: { $in: [...new Set(heard.map((e) => e.type as TriggerType))] },
+        triggerType: { $in: [...new Set<string>(heard.map((e) => e.type))].filter((t): t is TriggerType => (TRIGGER_TYPES as readonly string[]).includes(t)) },
         isActive: true,
         deletedAt: null,
       });
@@ -96,10 +103,11 @@ export class EventDelivery {
            from unnest($2::uuid[], $3::text[]) as d("id", "note") where o."id" = d."id"`,
         [now, heard.map((e) => e.id), notes],
       );
-      return { claimed: events.length, created: await dispatcher.create(em, inputs, now), replies };
+      return { claimed: events.length, created: await dispatcher.create(em, inputs, now), replies, slaSignals };
     });
     this.metrics.eventsDelivered += claimed;
     this.metrics.repliesRecorded += replies;
+    this.metrics.slaSignalsDue += slaSignals;
     this.metrics.executionsCreated += created.length;
     // While the engine would refuse every start (said once where that is known), they wait as pending.
     if (created.length > 0 && this.startsBlocked() === null) {
@@ -128,21 +136,18 @@ export class EventDelivery {
         this.logger.warn('loop guard: workflow not started', { eventId: event.id, workflowId: workflow.id, ticketId: event.ticketId, reason: stop });
         continue;
       }
-      executions.push({ workflow, triggeredBy: event.type as TriggerType, ticketId: event.ticketId ?? null, eventId: event.id, chain: cause?.chain ?? [], context: contextOf(event) });
+      executions.push({ workflow, triggeredBy: workflow.triggerType, ticketId: event.ticketId ?? null, eventId: event.id, chain: cause?.chain ?? [], context: contextOf(event) });
     }
     return { executions, note: notes.length ? `loop guard: ${notes.join('; ')}` : null };
   }
 }
 
-/** The tickets whose text (subject, messages) these events changed, each once. */
-function textChanged(events: ClaimedEvent[]): string[] {
-  return [...new Set(events.flatMap((e) => (e.ticketId && TEXT_EVENTS.includes(e.type) ? [e.ticketId] : [])))];
-}
-
 /**
  * Claims the oldest undelivered events in one statement: locks them (skipping those another
  * relay holds), marks delivered at `now` those nothing listens to, and returns them all, with
- * the payloads of the others.
+ * the payloads of the others. The clocks need a ticket's events in order: an event the clocks
+ * read whose ticket has an older event still undelivered that another relay holds is left for a
+ * later batch (`later`: it stays undelivered; that relay's commit wakes the relays again).
  */
 async function claim(em: EntityManager, limit: number, now: Date, workspaceIds?: string[]): Promise<ClaimedEvent[]> {
   const rows = await sql<ClaimedRow>(
@@ -151,30 +156,45 @@ async function claim(em: EntityManager, limit: number, now: Date, workspaceIds?:
        select e."id", e."workspace_id", e."type", e."ticket_id", e."created_at",
               e."type" = 'message_received' or exists (
                 select 1 from "workflows" w
-                 where w."workspace_id" = e."workspace_id" and w."trigger_type" = e."type" and w."is_active" and w."deleted_at" is null) as "heard"
+                 where w."workspace_id" = e."workspace_id" and w."trigger_type" = e."type" and w."is_active" and w."deleted_at" is null) as "listened",
+              e."ticket_id" is not null and e."type" = any($3) and exists (
+                select 1 from "sla_policies" p where p."workspace_id" = e."workspace_id" and p."is_active" and p."deleted_at" is null) as "clocked"
          from "outbox_events" e
-        where e."delivered_at" is null${workspaceIds ? ' and e."workspace_id" = any($3)' : ''}
+        where e."delivered_at" is null${workspaceIds ? ' and e."workspace_id" = any($4)' : ''}
         order by e."created_at", e."id"
         limit $1
           for update of e skip locked),
+     "ready" as (
+       select c.*, c."clocked" and exists (
+                select 1 from "outbox_events" o
+                 where o."ticket_id" = c."ticket_id" and o."delivered_at" is null and (o."created_at", o."id") < (c."created_at", c."id")
+                   and not exists (select 1 from "claimed" k where k."id" = o."id")) as "later"
+         from "claimed" c),
      "unheard" as (
        update "outbox_events" o set "delivered_at" = $2, "attempts" = o."attempts" + 1, "last_error" = null
-         from "claimed" c where o."id" = c."id" and not c."heard")
-     select c."id", c."workspace_id", c."type", c."ticket_id", c."created_at", c."heard", case when c."heard" then o."payload" end as "payload"
-       from "claimed" c join "outbox_events" o on o."id" = c."id"
-      order by c."created_at", c."id"`,
-    workspaceIds ? [limit, now, workspaceIds] : [limit, now],
+         from "ready" r where o."id" = r."id" and not r."listened" and not r."clocked")
+     select r."id", r."workspace_id", r."type", r."ticket_id", r."created_at", r."listened", r."clocked", r."later",
+            case when (r."listened" or r."clocked") and not r."later" then o."payload" end as "payload"
+       from "ready" r join "outbox_events" o on o."id" = r."id"
+      order by r."created_at", r."id"`,
+    workspaceIds ? [limit, now, SLA_EVENT_TYPES, workspaceIds] : [limit, now, SLA_EVENT_TYPES],
   );
-  return rows.map((r) => ({ id: r.id, workspace: r.workspace_id, type: r.type, ticketId: r.ticket_id, createdAt: pgTimestamp(r.created_at), payload: r.payload, heard: r.heard }));
+  return rows.map((r) => ({ id: r.id, workspace: r.workspace_id, type: r.type, ticketId: r.ticket_id, createdAt: pgTimestamp(r.created_at), payload: r.payload, heard: r.listened || r.clocked, clocked: r.clocked, later: r.later }));
+}
+
+/** The tickets whose text an event changed (a new ticket, a message): their search documents are rebuilt (src/tickets/search-index.ts). */
+function textChanged(events: ClaimedEvent[]): string[] {
+  return [...new Set(events.flatMap((e) => (e.ticketId && TEXT_EVENTS.includes(e.type) ? [e.ticketId] : [])))];
 }
 
 /** What the run's conditions and templates see for an event (also when a backtest replays it). */
 export function contextOf(event: { payload: Record<string, unknown> | null }): RunContext {
-  const { ticket, message, changes, tag } = event.payload ?? {};
+  const { ticket, message, changes, tag, sla } = event.payload ?? {};
   return {
     ...(ticket ? { ticket } : {}),
     ...(message ? { message } : {}),
     ...(changes ? { changes } : {}),
     ...(tag !== undefined ? { tag } : {}),
+    ...(sla ? { sla } : {}),
   } as RunContext;
 }

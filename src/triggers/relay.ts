@@ -9,6 +9,8 @@ import { ExecutionDispatcher } from '../executions/dispatcher.ts';
 import { EventDelivery, newRelayMetrics, type RelayMetrics } from './event-delivery.ts';
 import { ReplySignals } from './reply-signals.ts';
 import { pendingDecisions } from '../approvals/signals.ts';
+import { SlaPasses } from '../sla/passes.ts';
+import { SlaTimers, type SlaTimerEngine } from '../sla/timers.ts';
 import { PgNotifications, type Wakeups } from './wakeups.ts';
 
 /** Delivers a batch of events; returns how many it claimed. */
@@ -17,6 +19,12 @@ export type BatchDelivery = { deliverBatch(limit: number, workspaceIds?: string[
 export type PendingStarter = { startPending(limit: number, workspaceIds?: string[]): Promise<PendingPass> };
 /** Signals recorded customer replies to their runs; returns how many it tried. */
 export type PendingReplies = { signalPending(limit: number, workspaceIds?: string[]): Promise<number> };
+/**
+ * The upkeep of service-level clocks besides the events (src/sla): the passes that choose the
+ * policies of unsolved tickets again after a policy or calendar changed (for at most `budgetMs`;
+ * returns how many timers they moved), and the timers to signal until Temporal acknowledges them.
+ */
+export type SlaUpkeep = { runPending(workspaceIds: string[] | undefined, budgetMs: number): Promise<number>; signalPending?(limit: number, workspaceIds?: string[]): Promise<number> };
 /**
  * Deletes up to `limit` rows past their time (idempotency keys, delivered events, finished
  * executions); returns how many. `batchSize` overrides the relay's purge batch (ten of its
@@ -61,6 +69,7 @@ export class OutboxRelay {
   private readonly pending: PendingStarter;
   private readonly replies: PendingReplies;
   private readonly decisions: PendingReplies | undefined;
+  private readonly sla: SlaUpkeep | undefined;
   private readonly expired: Record<string, ExpiredRows>;
   private readonly wakeups: Wakeups | undefined;
   private readonly logger: Logger;
@@ -88,6 +97,7 @@ export class OutboxRelay {
       replies: PendingReplies;
       /** Signals decided approvals to their waiting runs. */
       decisions?: PendingReplies;
+      sla?: SlaUpkeep;
       /** What to purge, by what it is called in the logs. */
       expired?: Record<string, ExpiredRows>;
       wakeups?: Wakeups;
@@ -99,6 +109,7 @@ export class OutboxRelay {
     this.pending = deps.pending;
     this.replies = deps.replies;
     this.decisions = deps.decisions;
+    this.sla = deps.sla;
     this.expired = deps.expired ?? {};
     this.wakeups = deps.wakeups;
     this.logger = deps.logger;
@@ -144,12 +155,22 @@ export class OutboxRelay {
    */
   private async pass(catchUp: boolean): Promise<void> {
     const scope = this.workspaceIds ? [...this.workspaceIds] : undefined;
-    const before = { replies: this.metrics.repliesRecorded, failures: this.metrics.dispatchFailures };
+    const before = { replies: this.metrics.repliesRecorded, failures: this.metrics.dispatchFailures, sla: this.metrics.slaSignalsDue };
     while ((await this.delivery.deliverBatch(this.batchSize, scope)) >= this.batchSize);
     const due =
-      catchUp || this.metrics.repliesRecorded !== before.replies || this.metrics.dispatchFailures !== before.failures || Date.now() - this.lastCatchUpAt >= this.pollMs;
+      catchUp ||
+      this.metrics.repliesRecorded !== before.replies ||
+      this.metrics.dispatchFailures !== before.failures ||
+      this.metrics.slaSignalsDue !== before.sla ||
+      Date.now() - this.lastCatchUpAt >= this.pollMs;
     if (due) {
       this.lastCatchUpAt = Date.now();
+      if (this.sla) {
+        this.metrics.slaSignalsDue += await this.sla.runPending(scope, this.purgeBudgetMs).catch((err) => {
+          this.logger.warn('choosing SLA policies again failed; will retry', errorFields(err));
+          return 0;
+        });
+      }
       if (this.startsBlocked() === null) {
         const pass = await this.pending.startPending(this.batchSize, scope).catch((err) => {
           this.logger.warn('starting pending executions failed; will retry', errorFields(err));
@@ -163,6 +184,9 @@ export class OutboxRelay {
       });
       await this.decisions?.signalPending(this.batchSize, scope).catch((err) => {
         this.logger.warn('passing approval decisions on failed; will retry', errorFields(err));
+      });
+      await this.sla?.signalPending?.(this.batchSize, scope).catch((err) => {
+        this.logger.warn('signalling SLA timers failed; will retry', errorFields(err));
       });
     }
     await this.purgeExpired(scope);
@@ -230,6 +254,9 @@ export function createOutboxRelay(
   deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string; outboxRetentionDays: number; executionRetentionDays?: number } & RelayOptions,
 ): OutboxRelay {
   const metrics = newRelayMetrics();
+  const passes = new SlaPasses(deps);
+  const engine = deps.engine as WorkflowEngine & Partial<SlaTimerEngine>;
+  const timers = engine.signalSlaClocks ? new SlaTimers({ orm: deps.orm, engine: engine as SlaTimerEngine, logger: deps.logger }) : null;
   return new OutboxRelay({
     ...deps,
     metrics,
@@ -237,6 +264,11 @@ export function createOutboxRelay(
     pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
     replies: new ReplySignals(deps),
     decisions: pendingDecisions(deps),
+    sla: {
+      runPending: (scope, budgetMs) => passes.runPending(scope, budgetMs),
+      // An engine that can hold timers (Temporal's) gets them signalled.
+      ...(timers ? { signalPending: (limit: number, scope?: string[]) => timers.signalPending(limit, scope) } : {}),
+    },
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
       'delivered events': { purgeExpired: (limit, scope) => purgeDeliveredEvents(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },

@@ -3,8 +3,9 @@ import { createApprovalActivities } from './approvals.ts';
 import { createCalendarActivities } from './calendars.ts';
 import type { ActivityDeps } from './deps.ts';
 import { createRunActivities } from './runs.ts';
+import { createSlaActivities } from './sla.ts';
 import { createTickActivities } from './ticks.ts';
-import type { Activities } from './types.ts';
+import type { Activities, SlaActivities } from './types.ts';
 
 /**
  * The activities of the run workflows (their signatures: ./types.ts). Each opens its own unit
@@ -14,12 +15,13 @@ import type { Activities } from './types.ts';
  * once; anything else (the database away, a connection reset) is thrown as it is, for the
  * workflow's retry policy to wait out.
  */
-export function createActivities(deps: ActivityDeps): Activities {
+export function createActivities(deps: ActivityDeps): Activities & SlaActivities {
   return {
     ...createRunActivities(deps),
     ...createActionActivities(deps),
     ...createCalendarActivities(deps),
     ...createTickActivities(deps),
     ...createApprovalActivities(deps),
+    ...createSlaActivities(deps),
   };
 }

@@ -7,6 +7,7 @@ import type { ExecutionStatus, StepStatus } from '../../src/executions/entity.ts
 import type { ActionData, ConditionData, RunContext } from '../../src/graph/index.ts';
 import type { TicketContext } from '../../src/tickets/context.ts';
 import type { TickBatch } from '../../src/triggers/ticks.ts';
+import type { FireInstant } from '../../src/sla/instants.ts';
 import type { HttpResult } from './http-request.ts';
 
 export type { RunGraphInput } from '../../src/executions/run-input.ts';
@@ -105,4 +106,10 @@ export type Activities = {
   beginExecution(executionId: string): Promise<ExecutionStatus | null>;
   recordStep(executionId: string, step: StepInput): Promise<void>;
   finishExecution(executionId: string, status: RunEnd, error: string | null): Promise<void>;
+};
+
+/** The activity of the service-level timers (slaClocks). */
+export type SlaActivities = {
+  /** Acts on the instants that have come: writes each one's sla_warning or sla_breached event once, if its target still stands so in PostgreSQL; answers those that fired. */
+  slaInstantsDue(input: { ticketId: string; instants: FireInstant[] }): Promise<FireInstant[]>;
 };

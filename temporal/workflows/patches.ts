@@ -12,6 +12,13 @@
  *     history that replays it (its replay would now fail);
  *  2. once no open run began before that release, the `deprecatePatch` call goes too.
  * test/unit/workflows/patches.test.ts holds the ledger to the code and to the histories.
+ *
+ * The same holds for every workflow type that runs long: a ticket's service-level timers
+ * (slaClocks, ./sla-clocks.ts) wait for weeks. They have no patch yet; their saved history is
+ * sla-clocks-v1.json (test/engine/fixtures/record-sla-clocks-history.ts). A patch of theirs goes
+ * here with an openRunsQuery on `WorkflowType="slaClocks"`; since a run continues as new at
+ * least every 2,000 history events and ends when nothing is left to wait for, its older path
+ * can be retired once no run older than the patch is open.
  */
 export type PatchEntry = {
   /** The marker written into a run's history: never change it. */

@@ -14,3 +14,13 @@ export const customerReplied = defineSignal<[{ messageId: string; at?: string }]
  * database, so a signal sent twice, or late, changes nothing.
  */
 export const approvalDecided = defineSignal<[{ approvalId: string }]>('approvalDecided');
+
+/** When a ticket's service-level timers fire: a target's warning or breach, in its cycle (src/sla/instants.ts). */
+export type SlaInstant = { metric: 'first_reply' | 'next_reply' | 'resolution'; cycle: number; kind: 'warning' | 'breach'; at: string };
+
+/**
+ * Sent to a ticket's slaClocks workflow by the relay whenever the instants its targets fire at
+ * move: all of them, as of a revision of the ticket's clocks; an older revision than the one the
+ * workflow holds is ignored (signals may arrive out of order after an outage).
+ */
+export const slaInstantsChanged = defineSignal<[{ revision: number; instants: SlaInstant[] }]>('slaInstantsChanged');

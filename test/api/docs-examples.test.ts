@@ -5,13 +5,15 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, useTestApp } from '../helpers/app.ts';
 import { repoRoot } from '../cli/run-cli.ts';
+import { addOpenTime, businessSchedule } from '../../src/graph/index.ts';
+import { useClockRelay } from '../helpers/sla.ts';
 
 /**
  * The examples of the docs, run as a reader runs them: their shell blocks in order, in one bash,
  * against a real server. The set-up and the tickets are the API guide's, the automations the
- * tutorial's.
+ * tutorial's, the service levels' example docs/sla.md's.
  */
-const PAGES = ['docs/api.md', 'docs/automations-tutorial.md'];
+const PAGES = ['docs/api.md', 'docs/automations-tutorial.md', 'docs/sla.md'];
 const blocks = PAGES.flatMap((page) => [...fs.readFileSync(path.join(repoRoot, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!));
 const block = (what: string, test: (text: string) => boolean) => {
   const found = blocks.find(test);
@@ -20,10 +22,13 @@ const block = (what: string, test: (text: string) => boolean) => {
 };
 
 const app = useTestApp();
+// The outbox relay keeps the service-level clocks of the workspaces that ask for it (as a worker does).
+const relay = useClockRelay(app);
 
 /** The set-up and a ticket, then `steps`, in one bash with a new workspace's key; its standard output. */
-async function runAsReader(steps: string[], members: Array<{ userId: string }> = []): Promise<string> {
-  const { key } = await createWorkspace(app.orm, members);
+async function runAsReader(steps: string[], opts: { members?: Array<{ userId: string }>; clocks?: boolean } = {}): Promise<string> {
+  const { key, workspaceId } = await createWorkspace(app.orm, opts.members ?? []);
+  if (opts.clocks) relay.workspaceIds.add(workspaceId);
   const script = [
     block('the set-up', (b) => b.includes('export DESKFLOW_KEY=')),
     // What the reader pastes into the set-up: their key, and here the test server's address.
@@ -65,7 +70,7 @@ describe('the examples of the docs', () => {
         block('the notes', (b) => b.startsWith('AGENT=')),
         block('untagging', (b) => b.includes('-X DELETE "$BASE/api/v1/tickets/$TICKET/tags/')),
       ].map(withEcho),
-      [{ userId: 'casey-agent' }],
+      { members: [{ userId: 'casey-agent' }] },
     );
     const [tagged, filtered, byCustomer, found, members, note, notes, untagged] = answers(stdout);
     expect(tagged.data.tags).toEqual(['hardware']);
@@ -131,5 +136,41 @@ describe('the examples of the docs', () => {
       { nodeId: 'tell', type: 'send_reply', to: 'casey@example.com', subject: expect.stringMatching(/^Re: Printer on fire \[Ticket#[0-9a-f]{10}\]$/), delivery: 'not_configured', body: 'Hi Casey, we closed "Printer on fire".' },
     ]);
     expect(stdout).toContain('1 of 1 updates would have acted: {"set_status":1,"send_reply":1}');
+  });
+
+  it('"Urgent tickets within the open hour" (docs/sla.md) runs as written: the policy, the escalation, the clocks, the queue and the backtest', async () => {
+    const stdout = await runAsReader(
+      [
+        block('the office hours', (b) => b.startsWith('CALENDAR=$(') && b.includes('Office hours')),
+        block('the policy', (b) => b.startsWith('POLICY=$(')),
+        block('the escalation', (b) => b.startsWith('ESCALATE=$(')),
+        block('the urgent ticket and its clocks', (b) => b.includes('/sla"') && b.includes('"priority":"urgent"')),
+        block('the backtest', (b) => b.includes('/api/sla-policies/backtest')),
+      ],
+      { clocks: true },
+    );
+    const lines = stdout.split('\n');
+    const json = (prefix: string) => JSON.parse(lines.find((line) => line.startsWith(prefix))!);
+    expect(lines.filter((line) => line.startsWith('{"workflow"')).map((line) => JSON.parse(line).workflow).map((w: { triggerType: string; isActive: boolean }) => [w.triggerType, w.isActive])).toEqual([
+      ['sla_breached', true],
+      ['sla_warning', true],
+    ]);
+    const { sla } = json('{"sla"');
+    expect(sla.policyName).toBe('Urgent within the open hour');
+    const [first, resolution] = sla.targets;
+    expect([first.metric, first.status, resolution.metric, resolution.status]).toEqual(['first_reply', 'active', 'resolution', 'active']);
+    // One open hour of the office (Berlin, 9-17 on weekdays) after the ticket came in; the warning 15 minutes before.
+    const office = businessSchedule({ timeZone: 'Europe/Berlin', hours: ['mon', 'tue', 'wed', 'thu', 'fri'].map((day) => ({ day: day as 'mon', from: '09:00', to: '17:00' })), holidays: [] });
+    const came = Date.parse(first.startedAt);
+    expect(first.dueAt).toBe(new Date(addOpenTime(office, came, 3_600_000)).toISOString());
+    expect(first.warnAt).toBe(new Date(addOpenTime(office, came, 2_700_000)).toISOString());
+    expect(json('{"data"').data).toEqual([expect.objectContaining({ metric: 'first_reply', priority: 'urgent', dueAt: first.dueAt, targetStatus: 'active' })]);
+    expect(json('{"tickets"')).toEqual({
+      tickets: 1,
+      targets: [
+        { metric: 'first_reply', priority: 'urgent', met: 0, breached: 0, running: 1, attainment: null },
+        { metric: 'resolution', priority: 'urgent', met: 0, breached: 0, running: 1, attainment: null },
+      ],
+    });
   });
 });

@@ -214,6 +214,28 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await ownApi.post(`/api/approvals/${all.approvalId}/decision`, { userId: 'bob', decision: 'approve' }), 409);
   });
 
+  it('SLA policies, and their errors', async () => {
+    const calendar = (await api.post('/api/calendars', { name: 'Office', timeZone: 'UTC', hours: [{ day: 'mon', from: '09:00', to: '17:00' }] })).body.calendar;
+    const body = { name: 'Urgent', description: 'VIPs', match: { field: 'ticket.tags', operator: 'contains', value: 'vip' }, calendarId: calendar.id, targets: [{ metric: 'first_reply', priority: 'urgent', seconds: 3600, warnBeforeSeconds: 900 }] };
+    const created = await api.post('/api/sla-policies', body);
+    expectStatus(created, 201);
+    const id = created.body.policy.id;
+    expectStatus(await api.get('/api/sla-policies'), 200);
+    expectStatus(await api.get(`/api/sla-policies/${id}`), 200);
+    expectStatus(await api.patch(`/api/sla-policies/${id}`, { pauseOn: ['pending', 'escalated'], match: null }), 200);
+    expectStatus(await api.post('/api/sla-policies', { ...body, targets: [{ metric: 'first_reply', priority: 'urgent', seconds: 60, warnBeforeSeconds: 60 }] }), 400);
+    expectStatus(await api.delete(`/api/calendars/${calendar.id}`), 409);
+    const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
+    expectStatus(await api.get(`/api/v1/tickets/${ticket.id}/sla`), 200);
+    expectStatus(await api.get(`/api/v1/tickets/${UNKNOWN_ID}/sla`), 404);
+    expectStatus(await api.get('/api/sla/tickets?status=warning&metric=first_reply&limit=5'), 200);
+    expectStatus(await api.get('/api/sla/tickets?status=late'), 400);
+    expectStatus(await api.post('/api/sla-policies/backtest', { policy: body, days: 30 }), 200);
+    expectStatus(await api.post('/api/sla-policies/backtest', { policy: body, days: 0 }), 400);
+    expectStatus(await api.delete(`/api/sla-policies/${id}`), 204);
+    expectStatus(await api.get(`/api/sla-policies/${id}`), 404);
+  });
+
   it('rate limiting (429 with Retry-After)', async () => {
     const limited = await startTestApp({ config: { rateLimit: { perSecond: 0.01, burst: 1 } } });
     try {

@@ -145,6 +145,7 @@ describe('GET /openapi.json', () => {
       '/api/workflows': (await api.post('/api/workflows', { name: 'Bodies' })).body.workflow.id,
       '/api/calendars': (await api.post('/api/calendars', { name: 'Bodies', timeZone: 'UTC', hours: [{ day: 'mon', from: '09:00', to: '17:00' }] })).body.calendar.id,
       '/api/approvals': (await askApproval(app.orm, api, ws.workspaceId)).approvalId,
+      '/api/sla-policies': (await api.post('/api/sla-policies', { name: 'Bodies', targets: [] })).body.policy.id,
     };
     type Body = { required?: string[]; additionalProperties?: unknown };
     const strictBodies = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -154,10 +155,13 @@ describe('GET /openapi.json', () => {
     );
     expect(strictBodies.map((b) => `${b.method} ${b.path}`).sort()).toEqual([
       'PATCH /api/calendars/{id}',
+      'PATCH /api/sla-policies/{id}',
       'PATCH /api/v1/tickets/{id}',
       'PATCH /api/workflows/{id}',
       'POST /api/approvals/{id}/decision',
       'POST /api/calendars',
+      'POST /api/sla-policies',
+      'POST /api/sla-policies/backtest',
       'POST /api/v1/tickets',
       'POST /api/v1/tickets/{id}/messages',
       'POST /api/v1/tickets/{id}/notes',
@@ -170,7 +174,7 @@ describe('GET /openapi.json', () => {
       'POST /api/workflows/{id}/trigger',
     ]);
     for (const { method, path, schema } of strictBodies) {
-      const prefix = path.startsWith('/api/v1/tickets') ? '/api/v1/tickets' : path.startsWith('/api/calendars') ? '/api/calendars' : path.startsWith('/api/approvals') ? '/api/approvals' : '/api/workflows';
+      const prefix = (['/api/v1/tickets', '/api/calendars', '/api/approvals', '/api/sla-policies'] as const).find((p) => path.startsWith(p)) ?? '/api/workflows';
       const res = await api.call(method, path.replace('{id}', ids[prefix]), { notAField: 1 });
       expect(res.status, `${method} ${path}`).toBe(400);
       const named = (res.body.error.details as Array<{ path: string }>).map((d) => d.path);

@@ -210,6 +210,24 @@ describe('POST /api/workflows/:id/dry-run', () => {
     });
     const called = await dryRun(manual.id, { data: { order: 42 } });
     expect(called.body.dryRun.outbound).toEqual([{ nodeId: 'call', type: 'http_request', method: 'GET', url: 'https://api.example.com/orders/42' }]);
+
+    const onBreach = await createWorkflow(api, {
+      triggerType: 'sla_breached',
+      workflowJson: graph(
+        [
+          triggerNode('sla_breached', 'late'),
+          conditionNode('first', { field: 'sla.metric', operator: 'equals', value: 'first_reply' }),
+          actionNode('escalate', { actionType: 'set_status', status: 'escalated' }),
+          actionNode('note', { actionType: 'add_tag', tag: 'late-{{sla.metric}}' }),
+        ],
+        [edge('late', 'first'), edge('first', 'escalate', 'true'), edge('first', 'note', 'true')],
+      ),
+    });
+    const breach = { policyId: ticket.id, policyName: 'Urgent', metric: 'first_reply', dueAt: '2026-03-06T10:00:00.000Z' };
+    const escalated = await dryRun(onBreach.id, { ticketId: ticket.id, sla: breach });
+    expect(escalated.body.dryRun.changes).toEqual({ status: { from: 'open', to: 'escalated' }, tags: { from: [], to: ['late-first_reply'] } });
+    expect((await dryRun(onBreach.id, { ticketId: ticket.id, sla: { ...breach, metric: 'resolution' } })).body.dryRun.changes).toEqual({});
+    expectValidation(await dryRun(onBreach.id, { ticketId: ticket.id, sla: 'late' }), 'sla', /JSON object/);
   });
 
   describe('waits are reported, not waited', () => {

@@ -21,8 +21,9 @@ import { historyFromJson } from './fixtures/history-json.ts';
 // first actions, and run-automation-v5-actions-together.json since actions reached at once share
 // a local activity that ends the run when they are its last (under their patch markers), and
 // run-automation-approval.json a run that asks for an approval, is woken by the decision's
-// signal, then asks again and goes on at the time-out. The current workflow code must replay
-// each exactly.
+// signal, then asks again and goes on at the time-out, and
+// sla-clocks-v1.json a ticket's service-level timers (slaClocks, recorded by
+// fixtures/record-sla-clocks-history.ts). The current workflow code must replay each exactly.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Replay workers report each state change at INFO; keep warnings and errors.
@@ -125,6 +126,17 @@ describe('replaying saved run histories', () => {
     const localActivities = localActivityTypes(history);
     expect(localActivities.filter((t) => ['requestApproval', 'settleApproval'].includes(t))).toEqual(['requestApproval', 'settleApproval', 'requestApproval', 'settleApproval']);
     expect(history.events!.filter((e) => e.timerFiredEventAttributes)).toHaveLength(1);
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('sla-clocks-v1 replays: a ticket\'s timers, a policy change signalled while they wait (its timer cut short), three instants acted on', async () => {
+    const history = await savedHistory('sla-clocks-v1.json');
+    const signals = history.events!.filter((e) => e.workflowExecutionSignaledEventAttributes).map((e) => e.workflowExecutionSignaledEventAttributes!.signalName);
+    expect(signals).toEqual(['slaInstantsChanged', 'slaInstantsChanged']);
+    expect(history.events!.some((e) => e.timerCanceledEventAttributes)).toBe(true);
+    const activities = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(activities).toEqual(['slaInstantsDue', 'slaInstantsDue', 'slaInstantsDue']);
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });

@@ -12,6 +12,8 @@ export const TRIGGER_TYPES = [
   'manual',
   'scheduled',
   'webhook',
+  'sla_warning',
+  'sla_breached',
 ] as const;
 
 /** The exact key sets of docs/contract.md §1 and §4, sorted. */

@@ -5,12 +5,13 @@
 import {
   CHANGEABLE_TICKET_FIELDS,
   MESSAGE_CONTEXT_FIELDS,
+  SLA_CONTEXT_FIELDS,
   TICKET_CONTEXT_FIELDS,
   type TriggerType,
 } from '../../../src/graph/index.ts';
 
 /** Which parts of the context a run of each trigger has. A trigger type src/graph adds later gets the ticket and `data`. */
-const ROOTS: Record<string, readonly ('ticket' | 'message' | 'changes' | 'tag' | 'data')[]> = {
+const ROOTS: Record<string, readonly ('ticket' | 'message' | 'changes' | 'tag' | 'sla' | 'data')[]> = {
   ticket_created: ['ticket'],
   ticket_updated: ['ticket', 'changes'],
   ticket_closed: ['ticket'],
@@ -19,6 +20,8 @@ const ROOTS: Record<string, readonly ('ticket' | 'message' | 'changes' | 'tag' |
   manual: ['ticket', 'data'],
   scheduled: ['ticket', 'data'],
   webhook: ['ticket', 'data'],
+  sla_warning: ['ticket', 'sla'],
+  sla_breached: ['ticket', 'sla'],
 };
 
 export function contextPaths(triggerType: TriggerType | string): string[] {
@@ -28,6 +31,7 @@ export function contextPaths(triggerType: TriggerType | string): string[] {
     if (root === 'message') paths.push(...MESSAGE_CONTEXT_FIELDS.map((f) => `message.${f}`));
     if (root === 'changes') for (const f of CHANGEABLE_TICKET_FIELDS) paths.push(`changes.${f}.from`, `changes.${f}.to`);
     if (root === 'tag') paths.push('tag');
+    if (root === 'sla') paths.push(...SLA_CONTEXT_FIELDS.map((f) => `sla.${f}`));
     if (root === 'data') paths.push('data.');
   }
   return paths;

@@ -26,6 +26,8 @@ describe('contextPaths', () => {
     expect(contextPaths('ticket_updated')).toContain('changes.status.to');
     expect(contextPaths('tag_added')).toContain('tag');
     expect(contextPaths('webhook')).toContain('data.');
+    expect(contextPaths('sla_breached')).toEqual(expect.arrayContaining(['ticket.priority', 'sla.policyName', 'sla.metric', 'sla.dueAt']));
+    expect(contextPaths('sla_warning')).not.toContain('data.');
   });
 
   it('inserts at the caret', () => {

@@ -224,7 +224,8 @@ describe('fieldOptions', () => {
   });
 
   it('offers the date fields, not now, for the ages', () => {
-    expect(fieldOptions('older_than', 'message_received')).toEqual({ options: [...DATE_CONTEXT_FIELDS], restricted: true, dataPath: null });
+    expect(fieldOptions('older_than', 'message_received')).toEqual({ options: DATE_CONTEXT_FIELDS.filter((f) => !f.startsWith('sla.')), restricted: true, dataPath: null });
+    expect(fieldOptions('older_than', 'sla_breached').options).toEqual(['ticket.createdAt', 'ticket.updatedAt', 'sla.dueAt']);
     expect(fieldOptions('newer_than', 'ticket_created').options).toEqual(['ticket.createdAt', 'ticket.updatedAt']);
   });
 

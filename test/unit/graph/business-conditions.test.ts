@@ -117,7 +117,7 @@ describe('validation', () => {
   });
 
   it('refuses them where they mean nothing, naming the node', () => {
-    badCond({ field: 'ticket.subject', operator: 'in_business_hours', value: OFFICE }, `${D}.field`, /in_business_hours needs a date field \(now, ticket.createdAt, ticket.updatedAt, message.createdAt, a data.\* path\), got "ticket.subject"/);
+    badCond({ field: 'ticket.subject', operator: 'in_business_hours', value: OFFICE }, `${D}.field`, /in_business_hours needs a date field \(now, ticket.createdAt, ticket.updatedAt, message.createdAt, sla.dueAt, a data.\* path\), got "ticket.subject"/);
     badCond({ field: 'now', operator: 'older_than', value: { seconds: 1 } }, `${D}.field`, /the field now .* takes only in_business_hours, outside_business_hours, greater_than/);
     badCond({ field: 'now', operator: 'equals', value: 'x' }, `${D}.field`, /the field now .* not equals/);
     badCond({ field: 'now', operator: 'greater_than', value: 5 }, `${D}.value`, /needs an ISO 8601 date to compare now with/);

@@ -44,17 +44,19 @@ describe('getPath', () => {
 
 describe('contextPathProblem', () => {
   it('accepts paths under the known roots', () => {
-    for (const p of ['ticket', 'ticket.status', 'ticket.tags.0', 'message.body', 'changes.status.to', 'changes.tags', 'tag', 'data.x.y.0', 'ticket.language']) {
+    for (const p of ['ticket', 'ticket.status', 'ticket.tags.0', 'message.body', 'changes.status.to', 'changes.tags', 'tag', 'data.x.y.0', 'ticket.language', 'sla', 'sla.dueAt', 'sla.policyName']) {
       expect(contextPathProblem(p)).toBeUndefined();
     }
   });
   it('rejects unknown roots, unknown ticket/message fields and malformed paths', () => {
-    expect(contextPathProblem('user.name')).toMatch(/must start with one of ticket, message, changes, tag, data/);
+    expect(contextPathProblem('user.name')).toMatch(/must start with one of ticket, message, changes, tag, sla, data/);
     expect(contextPathProblem('ticket.priorty')).toMatch(/no field "priorty"/);
     expect(contextPathProblem('message.text')).toMatch(/no field "text"/);
     expect(contextPathProblem('changes.source')).toMatch(/changes only reports/);
     expect(contextPathProblem('changes.status.before')).toMatch(/"from" and "to"/);
     expect(contextPathProblem('tag.name')).toMatch(/no sub-fields/);
+    expect(contextPathProblem('sla.deadline')).toMatch(/sla has no field "deadline" \(fields: policyId, policyName, metric, dueAt\)/);
+    expect(contextPathProblem('sla.dueAt.x')).toMatch(/no sub-fields/);
     expect(contextPathProblem('data..x')).toMatch(/empty segment/);
     expect(contextPathProblem('data.a b')).toMatch(/whitespace or braces/);
     expect(contextPathProblem('data.__proto__')).toMatch(/reserved segment/);

@@ -64,7 +64,7 @@ describe('condition nodes: operators and values', () => {
     badCond({ field: 3, operator: 'is_empty' }, `${D}.field`, /field must be a dotted path string/);
   });
   it('rejects a field with an unknown root', () => {
-    badCond(leaf('customer.email', 'is_empty'), `${D}.field`, /field "customer.email" must start with one of ticket, message, changes, tag, data/);
+    badCond(leaf('customer.email', 'is_empty'), `${D}.field`, /field "customer.email" must start with one of ticket, message, changes, tag, sla, data/);
   });
   it('changed operators need a ticket field name', () => {
     badCond(leaf('data.x', 'changed'), `${D}.field`, /changed needs a ticket field name/);
