@@ -9,6 +9,9 @@ import { TicketsPage } from './pages/TicketsPage.tsx';
 import { TicketPage } from './pages/TicketPage.tsx';
 import { CalendarsPage } from './pages/CalendarsPage.tsx';
 import { CalendarPage } from './pages/CalendarPage.tsx';
+import { SlaPoliciesPage } from './pages/SlaPoliciesPage.tsx';
+import { SlaPolicyPage } from './pages/SlaPolicyPage.tsx';
+import { SlaQueuePage } from './pages/SlaQueuePage.tsx';
 import { CalendarsProvider } from './ui/calendars.tsx';
 
 export function App() {
@@ -34,6 +37,8 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
             <a href={href.workflows()} className={route.page === 'workflows' || route.page === 'editor' || route.page.startsWith('run') ? 'active' : ''}>Workflows</a>
             <a href={href.tickets()} className={route.page.startsWith('ticket') ? 'active' : ''}>Tickets</a>
             <a href={href.calendars()} className={route.page.startsWith('calendar') ? 'active' : ''}>Calendars</a>
+            <a href={href.sla()} className={route.page === 'sla' || route.page === 'slaPolicy' ? 'active' : ''}>SLA policies</a>
+            <a href={href.slaQueue()} className={route.page === 'slaQueue' ? 'active' : ''}>Breaks next</a>
           </nav>
           <button type="button" className="link" onClick={onSignOut}>Forget key</button>
         </header>
@@ -46,6 +51,9 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
           {route.page === 'ticket' && <TicketPage key={route.ticketId} ticketId={route.ticketId} />}
           {route.page === 'calendars' && <CalendarsPage />}
           {route.page === 'calendar' && <CalendarPage key={route.calendarId ?? 'new'} calendarId={route.calendarId} />}
+          {route.page === 'sla' && <SlaPoliciesPage />}
+          {route.page === 'slaPolicy' && <SlaPolicyPage key={route.policyId ?? 'new'} policyId={route.policyId} />}
+          {route.page === 'slaQueue' && <SlaQueuePage />}
         </main>
       </div>
     </CalendarsProvider>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, type Execution, type Message, type Ticket } from '../api.ts';
 import { ErrorBanner, Loading, StatusBadge, Time } from '../ui/common.tsx';
+import { SlaClocks } from '../ui/SlaClocks.tsx';
 import { ExecutionTable } from './RunsPage.tsx';
 
 const RUNS_PAGE = 25;
@@ -65,6 +66,7 @@ export function TicketPage({ ticketId }: { ticketId: string }) {
         {ticket.assignedTo && <> · assigned to <span className="user-text">{ticket.assignedTo}</span></>}
       </p>
       <ErrorBanner error={error} onClose={() => setError(null)} />
+      <SlaClocks ticketId={ticketId} />
       <div className="two-columns">
         <div>
           <h2>Messages ({messages.total})</h2>
