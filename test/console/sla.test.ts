@@ -6,7 +6,7 @@
 // shows its clocks, and "what breaks next" lists it and opens it.
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { closeChecked, hashOf, openConsole, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
+import { closeChecked, hashOf, screenshotForDocs, openConsole, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
 import { newWorkspace, useTestApp, type Client } from '../helpers/app.ts';
 import { expectStatus, openTicket } from '../helpers/api.ts';
 import { eventually } from '../helpers/poll.ts';
@@ -203,6 +203,7 @@ describe('the SLA page', () => {
     expect(await texts(page, 'tr[data-target="resolution.urgent"] td')).toEqual(['Resolution', 'urgent', '0', '0', '2', '—']);
     expect(await texts(page, '.field-error')).toEqual([]);
     expect(await unlabelled(page, 'main')).toEqual([]);
+    await screenshotForDocs(page, 'console-sla.png', { fullPage: true });
     await closeChecked(page);
   }, TEST_MS);
 });
