@@ -10,6 +10,9 @@ import { TicketPage } from './pages/ticket/TicketPage.tsx';
 import { CalendarsPage } from './pages/CalendarsPage.tsx';
 import { CalendarPage } from './pages/CalendarPage.tsx';
 import { ApprovalsPage } from './pages/ApprovalsPage.tsx';
+import { SlaPoliciesPage } from './pages/SlaPoliciesPage.tsx';
+import { SlaPolicyPage } from './pages/SlaPolicyPage.tsx';
+import { SlaQueuePage } from './pages/SlaQueuePage.tsx';
 import { CalendarsProvider } from './ui/calendars.tsx';
 import { FeedIndicator, LiveProvider } from './ui/live.tsx';
 import { MePicker, MeProvider } from './ui/me.tsx';
@@ -42,6 +45,8 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
                   <a href={href.workflows()} className={route.page === 'workflows' || route.page === 'editor' || route.page.startsWith('run') ? 'active' : ''}>Workflows</a>
                   <a href={href.calendars()} className={route.page.startsWith('calendar') ? 'active' : ''}>Calendars</a>
                   <a href={href.approvals()} className={route.page === 'approvals' ? 'active' : ''}>Approvals</a>
+                  <a href={href.sla()} className={route.page === 'sla' || route.page === 'slaPolicy' ? 'active' : ''}>SLA policies</a>
+                  <a href={href.slaQueue()} className={route.page === 'slaQueue' ? 'active' : ''}>Breaks next</a>
                 </nav>
                 <FeedIndicator />
                 <MePicker />
@@ -57,6 +62,9 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
                 {route.page === 'calendars' && <CalendarsPage />}
                 {route.page === 'calendar' && <CalendarPage key={route.calendarId ?? 'new'} calendarId={route.calendarId} />}
                 {route.page === 'approvals' && <ApprovalsPage />}
+                {route.page === 'sla' && <SlaPoliciesPage />}
+                {route.page === 'slaPolicy' && <SlaPolicyPage key={route.policyId ?? 'new'} policyId={route.policyId} />}
+                {route.page === 'slaQueue' && <SlaQueuePage />}
               </main>
             </div>
           </CalendarsProvider>

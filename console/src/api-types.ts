@@ -131,6 +131,32 @@ export type DryRunInput = {
 };
 
 export type { Calendar, CalendarInput } from './model/calendar-form.ts';
+export type { SlaPolicy, SlaPolicyInput } from './model/sla-form.ts';
+export type { SlaBacktest } from './model/sla-page.ts';
+
+/** A target of a ticket's clocks, where it stands at the moment of the answer (GET /api/v1/tickets/:id/sla). */
+export type SlaTargetState = {
+  metric: 'first_reply' | 'next_reply' | 'resolution';
+  status: 'active' | 'paused' | 'fulfilled' | 'breached';
+  startedAt: string;
+  dueAt: string | null;
+  warnAt: string | null;
+  pausedSeconds: number;
+  fulfilledAt: string | null;
+  breachedAt: string | null;
+};
+export type TicketSla = { policyId: string; policyName: string; targets: SlaTargetState[] } | null;
+
+/** A running target of the queue of what breaks next (GET /api/sla/tickets). */
+export type SlaQueueItem = {
+  ticketId: string;
+  subject: string;
+  priority: string;
+  status: string;
+  metric: 'first_reply' | 'next_reply' | 'resolution';
+  dueAt: string;
+  targetStatus: 'breached' | 'warning' | 'active';
+};
 
 /** A current member or admin of the workspace (GET /api/members). */
 export type Member = { userId: string; role: 'member' | 'admin' };

@@ -2,12 +2,12 @@
 // sessionStorage only: never in a URL, a cookie or localStorage, and it is gone when the tab is.
 
 import type { TriggerType, WorkflowGraph } from '../../src/graph/index.ts';
-import { ApiError, type Approval, type ApprovalStatus, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Note, type Ticket, type TicketPage, type TicketPatch, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
+import { ApiError, type Approval, type ApprovalStatus, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Note, type SlaBacktest, type SlaPolicy, type SlaPolicyInput, type SlaQueueItem, type SlaTargetState, type TicketSla, type Ticket, type TicketPage, type TicketPatch, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
 import { ticketQuery, type TicketFilter } from './model/inbox.ts';
 import type { Issue } from './model/issues.ts';
 
 export { ApiError } from './api-types.ts';
-export type { Approval, ApprovalStatus, Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Note, Ticket, TicketPage, TicketPatch, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
+export type { Approval, ApprovalStatus, Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Note, SlaBacktest, SlaPolicy, SlaPolicyInput, SlaQueueItem, SlaTargetState, Ticket, TicketPage, TicketSla, TicketPatch, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
 
 const KEY = 'deskflow.apiKey';
 
@@ -163,6 +163,33 @@ export const api = {
   /** Refused with a 403 (not an approver, no longer a member) or a 409 (no longer pending, already decided), each saying why. */
   async decideApproval(id: string, input: { userId: string; decision: 'approve' | 'reject'; comment?: string }): Promise<Approval> {
     return (await call<{ approval: Approval }>('POST', `/api/approvals/${encodeURIComponent(id)}/decision`, input)).body.approval;
+  },
+  /** In the order they are matched: position, then oldest first. */
+  async listSlaPolicies(): Promise<SlaPolicy[]> {
+    return (await call<{ policies: SlaPolicy[] }>('GET', '/api/sla-policies')).body.policies;
+  },
+  async getSlaPolicy(id: string): Promise<SlaPolicy> {
+    return (await call<{ policy: SlaPolicy }>('GET', `/api/sla-policies/${encodeURIComponent(id)}`)).body.policy;
+  },
+  async createSlaPolicy(input: SlaPolicyInput): Promise<SlaPolicy> {
+    return (await call<{ policy: SlaPolicy }>('POST', '/api/sla-policies', input)).body.policy;
+  },
+  async updateSlaPolicy(id: string, patch: Partial<SlaPolicyInput> & { position?: number }): Promise<SlaPolicy> {
+    return (await call<{ policy: SlaPolicy }>('PATCH', `/api/sla-policies/${encodeURIComponent(id)}`, patch)).body.policy;
+  },
+  async deleteSlaPolicy(id: string): Promise<void> {
+    await call('DELETE', `/api/sla-policies/${encodeURIComponent(id)}`);
+  },
+  /** What the policy (saved or not) would have said of the tickets of the last `days` days; nothing is written. */
+  async backtestSlaPolicy(policy: SlaPolicyInput, days: unknown): Promise<SlaBacktest> {
+    return (await call<SlaBacktest>('POST', '/api/sla-policies/backtest', { policy, days })).body;
+  },
+  async ticketSla(ticketId: string): Promise<TicketSla> {
+    return (await call<{ sla: TicketSla }>('GET', `/api/v1/tickets/${encodeURIComponent(ticketId)}/sla`)).body.sla;
+  },
+  /** What breaks next: running targets, nearest due first. */
+  async slaQueue(opts: { status?: string; metric?: string; limit?: number } = {}): Promise<SlaQueueItem[]> {
+    return (await call<{ data: SlaQueueItem[] }>('GET', `/api/sla/tickets${query(opts)}`)).body.data;
   },
   /** Checks a key before keeping it: any keyed read will do. */
   async checkKey(key: string): Promise<boolean> {

@@ -12,7 +12,11 @@ export type Route =
   | { page: 'ticket'; ticketId: string }
   | { page: 'calendars' }
   | { page: 'calendar'; calendarId: string | null }
-  | { page: 'approvals' };
+  | { page: 'approvals' }
+
+  | { page: 'sla' }
+  | { page: 'slaPolicy'; policyId: string | null }
+  | { page: 'slaQueue' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -28,6 +32,9 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'calendars' && parts[1]) return { page: 'calendar', calendarId: parts[1] === 'new' ? null : parts[1] };
   if (parts[0] === 'calendars') return { page: 'calendars' };
   if (parts[0] === 'approvals') return { page: 'approvals' };
+  if (parts[0] === 'sla' && parts[1] === 'queue') return { page: 'slaQueue' };
+  if (parts[0] === 'sla' && parts[1]) return { page: 'slaPolicy', policyId: parts[1] === 'new' ? null : parts[1] };
+  if (parts[0] === 'sla') return { page: 'sla' };
   return { page: 'workflows' };
 }
 
@@ -44,6 +51,10 @@ export const href = {
   newCalendar: () => '#/calendars/new',
   calendar: (id: string) => `#/calendars/${encodeURIComponent(id)}`,
   approvals: () => '#/approvals',
+  sla: () => '#/sla',
+  newSlaPolicy: () => '#/sla/new',
+  slaPolicy: (id: string) => `#/sla/${encodeURIComponent(id)}`,
+  slaQueue: () => '#/sla/queue',
 };
 
 /** Set by a page with unsaved changes: returns true when leaving is fine. */

@@ -41,7 +41,7 @@ export function TicketPage({ ticketId }: { ticketId: string }) {
       <p className="muted">
         <span className="user-text">{ticket.customerName ?? ''}</span> &lt;<span className="user-text">{ticket.customerEmail}</span>&gt; · via {ticket.source} · opened <Time at={ticket.createdAt} /> · <a href={href.inbox()}>back to the inbox</a>
       </p>
-      <SlaClocks ticket={ticket} />
+      <SlaClocks ticketId={ticket.id} />
       <TicketControls ticket={ticket} members={members} me={me} onUpdate={model.update} onAddTag={model.addTag} onRemoveTag={model.removeTag} />
       <ErrorBanner error={model.error} onClose={model.dismissError} />
       <div className="two-columns">
