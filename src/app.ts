@@ -25,6 +25,7 @@ import { webhookRoutes } from './triggers/webhook-routes.ts';
 import { replyRoutes } from './mail/reply-routes.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { calendarRoutes } from './calendars/routes.ts';
+import { knowledgeRoutes } from './knowledge/routes.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes()] },
     { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
     { prefix: '/api/calendars', routes: [calendarRoutes()] },
+    { prefix: '/api/knowledge', routes: [knowledgeRoutes()] },
   ];
   for (const { prefix, routes } of keyed) {
     const mounted = new Router<AppState>({ prefix });

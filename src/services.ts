@@ -5,6 +5,7 @@ import { DryRunService } from './dry-runs/service.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import { ExecutionService } from './executions/service.ts';
 import { IdempotencyService } from './idempotency/service.ts';
+import { KnowledgeService } from './knowledge/service.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { ReplyService } from './mail/replies.ts';
 import type { Logger } from './logger.ts';
@@ -59,6 +60,7 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     idempotency: new IdempotencyService(em),
     dryRuns: new DryRunService(em),
     replies: new ReplyService(em, { starter: deps.mailDelivery, afterCommit: deps.afterCommit, logger: deps.logger }),
+    knowledge: new KnowledgeService(em),
   };
 }
 

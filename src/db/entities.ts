@@ -10,6 +10,7 @@ import { ReplySignal } from '../triggers/entity.ts';
 import { IdempotencyKey } from '../idempotency/entity.ts';
 import { MailDelivery, Mailbox, MailMessage, MailReceipt } from '../mail/entity.ts';
 import { Calendar } from '../calendars/entity.ts';
+import { KnowledgeArticle } from '../knowledge/entity.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar];
+export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, KnowledgeArticle];

@@ -16,9 +16,10 @@ import { Migration20261125100000_step_until } from '../../migrations/Migration20
 import { Migration20261125120000_execution_retention } from '../../migrations/Migration20261125120000_execution_retention.ts';
 import { Migration20261125130000_api_key_usage } from '../../migrations/Migration20261125130000_api_key_usage.ts';
 import { Migration20261127090000_outbox_notify_after_commit } from '../../migrations/Migration20261127090000_outbox_notify_after_commit.ts';
+import { Migration20261128140000_knowledge } from '../../migrations/Migration20261128140000_knowledge.ts';
 
 /**
  * Migrations in the order they apply. Listed explicitly so that the running service never
  * depends on a directory scan; add each file `npm run migration:create` writes to this list.
  */
-export const migrationsList = [Migration20261123090646_initial, Migration20261123091542_workflows, Migration20261123160000_workflow_counters, Migration20261123180000_reply_signals, Migration20261123190000_api_key_notify, Migration20261123200000_ticket_counts, Migration20261123210000_idempotency_keys, Migration20261123220000_outbox_backtest_index, Migration20261124090000_execution_counts, Migration20261124100000_outbox_retention, Migration20261124230000_step_outcomes, Migration20261124234240_mail, Migration20261125090000_calendars, Migration20261125090000_ticket_executions_index, Migration20261125100000_step_until, Migration20261125120000_execution_retention, Migration20261125130000_api_key_usage, Migration20261127090000_outbox_notify_after_commit];
+export const migrationsList = [Migration20261123090646_initial, Migration20261123091542_workflows, Migration20261123160000_workflow_counters, Migration20261123180000_reply_signals, Migration20261123190000_api_key_notify, Migration20261123200000_ticket_counts, Migration20261123210000_idempotency_keys, Migration20261123220000_outbox_backtest_index, Migration20261124090000_execution_counts, Migration20261124100000_outbox_retention, Migration20261124230000_step_outcomes, Migration20261124234240_mail, Migration20261125090000_calendars, Migration20261125090000_ticket_executions_index, Migration20261125100000_step_until, Migration20261125120000_execution_retention, Migration20261125130000_api_key_usage, Migration20261127090000_outbox_notify_after_commit, Migration20261128140000_knowledge];

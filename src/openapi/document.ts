@@ -76,6 +76,8 @@ export function openApiDocument(app: Koa): OpenApiDocument {
         { name: 'Workflows', description: 'Automation workflows: a trigger, conditions and actions (§4, §5).' },
         { name: 'Executions', description: 'Runs of a workflow: by hand, by webhook, and their steps (§4, §8).' },
         { name: 'Calendars', description: 'Business hours: when the desk is open, for workflows that count open time (Calendars).' },
+        { name: 'Knowledge', description: 'Articles the AI owner answers customers from, and their full-text search (docs/ai.md).' },
+        { name: 'AI', description: 'The AI owner: its settings, and what it did and would do on a ticket (docs/ai.md).' },
         { name: 'Service', description: 'Health, readiness, metrics and this reference; no API key.' },
       ],
       paths,

@@ -149,6 +149,20 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await api.get(`/api/calendars/${id}`), 404);
   });
 
+  it('knowledge, and its errors', async () => {
+    const created = await api.post('/api/knowledge', { title: 'Reset your password', body: 'Open Settings, then Security.', language: 'en', tags: ['account'] });
+    expectStatus(created, 201);
+    const id = created.body.article.id;
+    expectStatus(await api.get('/api/knowledge'), 200);
+    expectStatus(await api.get('/api/knowledge/search?q=password&language=en&limit=5'), 200);
+    expectStatus(await api.get(`/api/knowledge/${id}`), 200);
+    expectStatus(await api.patch(`/api/knowledge/${id}`, { tags: [] }), 200);
+    expectStatus(await api.post('/api/knowledge', { title: '', body: 'x' }), 400);
+    expectStatus(await api.get('/api/knowledge/search'), 400);
+    expectStatus(await api.delete(`/api/knowledge/${id}`), 204);
+    expectStatus(await api.get(`/api/knowledge/${id}`), 404);
+  });
+
   it('rate limiting (429 with Retry-After)', async () => {
     const limited = await startTestApp({ config: { rateLimit: { perSecond: 0.01, burst: 1 } } });
     try {

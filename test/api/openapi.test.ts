@@ -141,6 +141,7 @@ describe('GET /openapi.json', () => {
       '/api/v1/tickets': (await api.post('/api/v1/tickets', newTicket())).body.data.id,
       '/api/workflows': (await api.post('/api/workflows', { name: 'Bodies' })).body.workflow.id,
       '/api/calendars': (await api.post('/api/calendars', { name: 'Bodies', timeZone: 'UTC', hours: [{ day: 'mon', from: '09:00', to: '17:00' }] })).body.calendar.id,
+      '/api/knowledge': (await api.post('/api/knowledge', { title: 'Bodies', body: 'Bodies.' })).body.article.id,
     };
     type Body = { required?: string[]; additionalProperties?: unknown };
     const strictBodies = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -150,9 +151,11 @@ describe('GET /openapi.json', () => {
     );
     expect(strictBodies.map((b) => `${b.method} ${b.path}`).sort()).toEqual([
       'PATCH /api/calendars/{id}',
+      'PATCH /api/knowledge/{id}',
       'PATCH /api/v1/tickets/{id}',
       'PATCH /api/workflows/{id}',
       'POST /api/calendars',
+      'POST /api/knowledge',
       'POST /api/v1/tickets',
       'POST /api/v1/tickets/{id}/messages',
       'POST /api/v1/tickets/{id}/replies',
@@ -163,7 +166,7 @@ describe('GET /openapi.json', () => {
       'POST /api/workflows/{id}/trigger',
     ]);
     for (const { method, path, schema } of strictBodies) {
-      const prefix = path.startsWith('/api/v1/tickets') ? '/api/v1/tickets' : path.startsWith('/api/calendars') ? '/api/calendars' : '/api/workflows';
+      const prefix = (Object.keys(ids) as Array<keyof typeof ids>).find((p) => path.startsWith(p)) ?? '/api/workflows';
       const res = await api.call(method, path.replace('{id}', ids[prefix]), { notAField: 1 });
       expect(res.status, `${method} ${path}`).toBe(400);
       const named = (res.body.error.details as Array<{ path: string }>).map((d) => d.path);
