@@ -26,6 +26,8 @@ import { replyRoutes } from './mail/reply-routes.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { calendarRoutes } from './calendars/routes.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
+import { aiSettingsRoutes } from './ai/routes.ts';
+import type { SecretBox } from './mail/secrets.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
@@ -52,6 +54,10 @@ export type AppDeps = {
   temporalMetricsUrl?: string;
   /** Settings of the console page (GET /console): where the Temporal Web UI is. */
   console?: ConsoleOptions;
+  /** Seals the AI owner's model key (the key of mailbox credentials). */
+  secrets?: () => SecretBox;
+  /** DESKFLOW_HTTP_ALLOW: the AI owner's model may be on these private hosts or CIDRs. */
+  httpAllow?: string[];
 };
 
 /** Builds the HTTP application; never listens (server.ts and the tests do). */
@@ -72,7 +78,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     });
   }
   app.use(async (ctx, next) => {
-    ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger, mailDelivery: deps.mailDelivery });
+    ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger, mailDelivery: deps.mailDelivery, secrets: deps.secrets, httpAllow: deps.httpAllow });
     await next();
   });
 
@@ -99,6 +105,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
     { prefix: '/api/calendars', routes: [calendarRoutes()] },
     { prefix: '/api/knowledge', routes: [knowledgeRoutes()] },
+    { prefix: '/api/ai', routes: [aiSettingsRoutes()] },
   ];
   for (const { prefix, routes } of keyed) {
     const mounted = new Router<AppState>({ prefix });

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AiSettingsService } from './ai/settings.ts';
 import { CalendarService } from './calendars/service.ts';
 import type { AfterCommit } from './common/after-commit.ts';
 import { DryRunService } from './dry-runs/service.ts';
@@ -9,6 +10,7 @@ import { KnowledgeService } from './knowledge/service.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { ReplyService } from './mail/replies.ts';
 import type { Logger } from './logger.ts';
+import type { SecretBox } from './mail/secrets.ts';
 import { MessageService, initialMessage } from './messages/service.ts';
 import { MemberAssignees } from './tickets/assignees.ts';
 import { TicketService } from './tickets/service.ts';
@@ -36,6 +38,10 @@ export type ServiceDeps = {
   mailDelivery?: MailDeliveryStarter;
   /** Set inside inTransaction: defers effects outside the database until the commit. */
   afterCommit?: AfterCommit;
+  /** Seals secrets given through the API (the AI owner's model key). */
+  secrets?: () => SecretBox;
+  /** DESKFLOW_HTTP_ALLOW: private hosts or CIDRs outgoing requests may reach (the AI owner's model). */
+  httpAllow?: string[];
 };
 
 export function createServices(em: EntityManager, deps: ServiceDeps = {}): Services {
@@ -61,6 +67,7 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     dryRuns: new DryRunService(em),
     replies: new ReplyService(em, { starter: deps.mailDelivery, afterCommit: deps.afterCommit, logger: deps.logger }),
     knowledge: new KnowledgeService(em),
+    ai: new AiSettingsService(em, { secrets: deps.secrets, httpAllow: deps.httpAllow }),
   };
 }
 

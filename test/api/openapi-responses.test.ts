@@ -163,6 +163,13 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await api.get(`/api/knowledge/${id}`), 404);
   });
 
+  it('the AI owner’s settings, and their errors', async () => {
+    expectStatus(await api.get('/api/ai'), 200);
+    expectStatus(await api.patch('/api/ai', { enabled: false, model: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-x' }, handoffTo: 'agent-1' }), 200);
+    expectStatus(await api.patch('/api/ai', { minScore: 2 }), 400);
+    expectStatus(await api.patch('/api/ai', { handoffTo: 'not-a-member' }), 403);
+  });
+
   it('rate limiting (429 with Retry-After)', async () => {
     const limited = await startTestApp({ config: { rateLimit: { perSecond: 0.01, burst: 1 } } });
     try {

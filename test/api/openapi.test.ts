@@ -150,6 +150,7 @@ describe('GET /openapi.json', () => {
         .filter((o): o is { method: string; path: string; schema: Body } => o.schema?.additionalProperties === false),
     );
     expect(strictBodies.map((b) => `${b.method} ${b.path}`).sort()).toEqual([
+      'PATCH /api/ai',
       'PATCH /api/calendars/{id}',
       'PATCH /api/knowledge/{id}',
       'PATCH /api/v1/tickets/{id}',

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logger.ts';
 import { CachedKeys } from '../../src/workspaces/key-cache.ts';
 import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { useFixture } from './fixture.ts';
+import { testSecrets } from './mailbox.ts';
 
 export type TestApp = {
   baseUrl: string;
@@ -30,6 +31,7 @@ export async function startTestApp(overrides: Partial<AppDeps> = {}): Promise<Te
     config: { rateLimit: { perSecond: 0, burst: 0 } },
     logger: createLogger('silent'),
     keys,
+    secrets: () => testSecrets,
     ...overrides,
   });
   const server: Server = await new Promise((resolve) => {

@@ -69,7 +69,7 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
   const relay = createOutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds, outboxRetentionDays: 30 });
   relay.start();
   const schedules = new TemporalSchedules(engine.client, taskQueue);
-  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, mailDelivery: engine, readiness: [{ name: 'temporal', check: () => engine.ping() }], console: opts.console });
+  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, mailDelivery: engine, secrets: () => testSecrets, httpAllow: opts.httpAllow, readiness: [{ name: 'temporal', check: () => engine.ping() }], console: opts.console });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
