@@ -27,6 +27,7 @@ import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { calendarRoutes } from './calendars/routes.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
 import { aiSettingsRoutes } from './ai/routes.ts';
+import { aiTicketRoutes } from './ai/ticket-routes.ts';
 import type { SecretBox } from './mail/secrets.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
@@ -101,7 +102,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // workspace, its rate limit and usage: src/http/auth.ts).
   const requireKey = authenticate(deps.keys ?? lookupKeys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
   const keyed: Array<{ prefix: string; routes: Router<AppState>[] }> = [
-    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes()] },
+    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), ticketExecutionRoutes(), aiTicketRoutes()] },
     { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
     { prefix: '/api/calendars', routes: [calendarRoutes()] },
     { prefix: '/api/knowledge', routes: [knowledgeRoutes()] },

@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   workflow_inactive: 409,
   idempotency_key_reused: 409,
   calendar_in_use: 409,
+  draft_not_waiting: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -58,7 +59,8 @@ export const forbidden = (message: string) => new AppError(403, 'forbidden', mes
 
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found.`);
 
-export const conflict = (code: 'outbound_not_allowed' | 'execution_finished' | 'workflow_inactive' | 'idempotency_key_reused' | 'calendar_in_use', message: string) => new AppError(409, code, message);
+export const conflict = (code: 'outbound_not_allowed' | 'execution_finished' | 'workflow_inactive' | 'idempotency_key_reused' | 'calendar_in_use' | 'draft_not_waiting', message: string) =>
+  new AppError(409, code, message);
 
 /** A write whose `If-Match` names an older state of the resource; `headers` carry its current ETag. */
 export const preconditionFailed = (message: string, details: ErrorDetail[], headers: Record<string, string>) =>

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiSettingsService } from './ai/settings.ts';
+import { takeUpWaitingTickets } from './ai/wakeups.ts';
+import { AiOwner } from './ai/owner.ts';
 import { CalendarService } from './calendars/service.ts';
 import type { AfterCommit } from './common/after-commit.ts';
 import { DryRunService } from './dry-runs/service.ts';
@@ -67,7 +69,8 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     dryRuns: new DryRunService(em),
     replies: new ReplyService(em, { starter: deps.mailDelivery, afterCommit: deps.afterCommit, logger: deps.logger }),
     knowledge: new KnowledgeService(em),
-    ai: new AiSettingsService(em, { secrets: deps.secrets, httpAllow: deps.httpAllow }),
+    ai: new AiSettingsService(em, { secrets: deps.secrets, httpAllow: deps.httpAllow, onTurnedOn: takeUpWaitingTickets }),
+    owner: new AiOwner({ fork: () => em.fork(), logger: deps.logger, secrets: deps.secrets, httpAllow: deps.httpAllow ?? [], mailDelivery: deps.mailDelivery }),
   };
 }
 

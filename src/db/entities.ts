@@ -11,7 +11,7 @@ import { IdempotencyKey } from '../idempotency/entity.ts';
 import { MailDelivery, Mailbox, MailMessage, MailReceipt } from '../mail/entity.ts';
 import { Calendar } from '../calendars/entity.ts';
 import { KnowledgeArticle } from '../knowledge/entity.ts';
-import { AiSettings } from '../ai/entity.ts';
+import { AiSettings, AiTurn, AiWakeup } from '../ai/entity.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, KnowledgeArticle, AiSettings];
+export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, KnowledgeArticle, AiSettings, AiTurn, AiWakeup];

@@ -9,7 +9,8 @@ import type { ResolutionType, TicketPriority, TicketStatus } from './values.ts';
 export type TicketChange = {
   status?: TicketStatus;
   priority?: TicketPriority;
-  assignedTo?: string;
+  /** null: unassigned (the AI owner's hand-off without a handoffTo). */
+  assignedTo?: string | null;
   resolutionType?: ResolutionType;
   addTags?: string[];
   removeTags?: string[];

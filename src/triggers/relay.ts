@@ -8,6 +8,8 @@ import { IdempotencyService } from '../idempotency/service.ts';
 import { ExecutionDispatcher } from '../executions/dispatcher.ts';
 import { EventDelivery, newRelayMetrics, type RelayMetrics } from './event-delivery.ts';
 import { ReplySignals } from './reply-signals.ts';
+import { OwnerWakeups, purgeDeliveredWakeups } from '../ai/wakeups.ts';
+import type { AiOwnerEngine } from '../ai/engine.ts';
 import { PgNotifications, type Wakeups } from './wakeups.ts';
 
 /** Delivers a batch of events; returns how many it claimed. */
@@ -59,6 +61,7 @@ export class OutboxRelay {
   private readonly delivery: BatchDelivery;
   private readonly pending: PendingStarter;
   private readonly replies: PendingReplies;
+  private readonly owner: PendingReplies | undefined;
   private readonly expired: Record<string, ExpiredRows>;
   private readonly wakeups: Wakeups | undefined;
   private readonly logger: Logger;
@@ -84,6 +87,8 @@ export class OutboxRelay {
       delivery: BatchDelivery;
       pending: PendingStarter;
       replies: PendingReplies;
+      /** Hands the AI owner's recorded wake-ups to its runs (src/ai/wakeups.ts). */
+      owner?: PendingReplies;
       /** What to purge, by what it is called in the logs. */
       expired?: Record<string, ExpiredRows>;
       wakeups?: Wakeups;
@@ -94,6 +99,7 @@ export class OutboxRelay {
     this.delivery = deps.delivery;
     this.pending = deps.pending;
     this.replies = deps.replies;
+    this.owner = deps.owner;
     this.expired = deps.expired ?? {};
     this.wakeups = deps.wakeups;
     this.logger = deps.logger;
@@ -139,10 +145,14 @@ export class OutboxRelay {
    */
   private async pass(catchUp: boolean): Promise<void> {
     const scope = this.workspaceIds ? [...this.workspaceIds] : undefined;
-    const before = { replies: this.metrics.repliesRecorded, failures: this.metrics.dispatchFailures };
+    const before = { replies: this.metrics.repliesRecorded, failures: this.metrics.dispatchFailures, wakeups: this.metrics.ownerWakeupsRecorded };
     while ((await this.delivery.deliverBatch(this.batchSize, scope)) >= this.batchSize);
     const due =
-      catchUp || this.metrics.repliesRecorded !== before.replies || this.metrics.dispatchFailures !== before.failures || Date.now() - this.lastCatchUpAt >= this.pollMs;
+      catchUp ||
+      this.metrics.repliesRecorded !== before.replies ||
+      this.metrics.dispatchFailures !== before.failures ||
+      this.metrics.ownerWakeupsRecorded !== before.wakeups ||
+      Date.now() - this.lastCatchUpAt >= this.pollMs;
     if (due) {
       this.lastCatchUpAt = Date.now();
       if (this.startsBlocked() === null) {
@@ -155,6 +165,9 @@ export class OutboxRelay {
       }
       await this.replies.signalPending(this.batchSize, scope).catch((err) => {
         this.logger.warn('passing replies on failed; will retry', errorFields(err));
+      });
+      await this.owner?.signalPending(this.batchSize, scope).catch((err) => {
+        this.logger.warn('waking AI owner runs failed; will retry', errorFields(err));
       });
     }
     await this.purgeExpired(scope);
@@ -219,7 +232,16 @@ export class OutboxRelay {
 
 /** The relay of a worker process: delivery, pending starts and purges on the database, woken by its notifications. */
 export function createOutboxRelay(
-  deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string; outboxRetentionDays: number; executionRetentionDays?: number } & RelayOptions,
+  deps: {
+    orm: MikroORM;
+    engine: WorkflowEngine;
+    /** Runs the AI owner's runs (the same Temporal client); without it their wake-ups wait. */
+    aiOwner?: AiOwnerEngine;
+    logger: Logger;
+    databaseUrl: string;
+    outboxRetentionDays: number;
+    executionRetentionDays?: number;
+  } & RelayOptions,
 ): OutboxRelay {
   const metrics = newRelayMetrics();
   return new OutboxRelay({
@@ -228,9 +250,11 @@ export function createOutboxRelay(
     delivery: new EventDelivery({ orm: deps.orm, engine: deps.engine, logger: deps.logger, metrics, startsBlocked: deps.startsBlocked }),
     pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
     replies: new ReplySignals(deps),
+    owner: deps.aiOwner ? new OwnerWakeups({ orm: deps.orm, engine: deps.aiOwner, logger: deps.logger }) : undefined,
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
       'delivered events': { purgeExpired: (limit, scope) => purgeDeliveredEvents(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },
+      'AI owner wake-ups': { purgeExpired: (limit, scope) => purgeDeliveredWakeups(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },
       // Each execution takes its steps with it: smaller batches keep each statement short.
       'finished executions': {
         purgeExpired: (limit, scope) => purgeFinishedExecutions(deps.orm.em.fork(), deps.executionRetentionDays ?? 90, limit, scope),
