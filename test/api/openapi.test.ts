@@ -158,6 +158,7 @@ describe('GET /openapi.json', () => {
       'POST /api/calendars',
       'POST /api/knowledge',
       'POST /api/v1/tickets',
+      'POST /api/v1/tickets/{id}/ai/drafts/{draftId}/send',
       'POST /api/v1/tickets/{id}/messages',
       'POST /api/v1/tickets/{id}/replies',
       'POST /api/workflows',
@@ -168,7 +169,7 @@ describe('GET /openapi.json', () => {
     ]);
     for (const { method, path, schema } of strictBodies) {
       const prefix = (Object.keys(ids) as Array<keyof typeof ids>).find((p) => path.startsWith(p)) ?? '/api/workflows';
-      const res = await api.call(method, path.replace('{id}', ids[prefix]), { notAField: 1 });
+      const res = await api.call(method, path.replace('{id}', ids[prefix]).replace('{draftId}', ids[prefix]), { notAField: 1 });
       expect(res.status, `${method} ${path}`).toBe(400);
       const named = (res.body.error.details as Array<{ path: string }>).map((d) => d.path);
       expect(named, `${method} ${path}`).toEqual(expect.arrayContaining(['notAField', ...(schema.required ?? [])]));

@@ -93,3 +93,31 @@ describe('the AI owner without a model', () => {
     expect(await turnsOf(api, answered)).toEqual([]);
   });
 });
+
+describe('the AI owner with autoSend false', () => {
+  it('keeps each reply as a draft that a person sends; a newer draft replaces an unsent one', async () => {
+    const { api, articles } = await ownerWorkspace({ autoSend: false });
+    const ticketId = await ticketForAi(api, 'How do I reset my password?');
+    const [draft] = await turnsAfter(api, ticketId, 1);
+    expect(draft).toMatchObject({ action: 'draft', messageId: null, citations: [articles.password], draft: { body: PASSWORD_ARTICLE.body, state: 'waiting', sentAt: null, sentBy: null } });
+    expect((await readMessages(api, ticketId)).filter((m) => m.direction === 'outbound')).toEqual([]);
+    expect((await getTicket(api, ticketId)).status).toBe('open');
+
+    await customerWrites(api, ticketId, 'Also, my printer does not print.');
+    const [first, second] = await turnsAfter(api, ticketId, 2);
+    expect(first.draft.state).toBe('superseded');
+    expect(second).toMatchObject({ action: 'draft', citations: [articles.printer], draft: { state: 'waiting' } });
+    const stale = await api.post(`/api/v1/tickets/${ticketId}/ai/drafts/${first.id}/send`, { authorId: 'lead' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe('draft_not_waiting');
+    expect((await api.post(`/api/v1/tickets/${ticketId}/ai/drafts/${second.id}/send`, { authorId: 'stranger' })).status).toBe(403);
+
+    const sent = await api.post(`/api/v1/tickets/${ticketId}/ai/drafts/${second.id}/send`, { authorId: 'lead' });
+    expect(sent.status).toBe(200);
+    expect(sent.body.turn).toMatchObject({ id: second.id, action: 'draft', draft: { state: 'sent', sentBy: 'lead' } });
+    const message = (await readMessages(api, ticketId)).find((m) => m.id === sent.body.turn.messageId);
+    expect(message).toMatchObject({ direction: 'outbound', body: PRINTER_ARTICLE.body, senderName: 'AI assistant' });
+    expect((await getTicket(api, ticketId)).status).toBe('pending');
+    expect((await api.post(`/api/v1/tickets/${ticketId}/ai/drafts/${second.id}/send`, { authorId: 'lead' })).status).toBe(409);
+  });
+});
