@@ -175,10 +175,16 @@ export class AiOwner {
       const d = input.decision;
       const turn = { id: turnId, ticketId: input.ticketId, answersMessageId: input.messageId, model: d.model, createdAt: now };
       if (d.action === 'handoff') {
-        const reason = d.reason ?? handoff(d.code, { detail: d.detail }).reason;
-        await tx.tickets.update(input.workspaceId, input.ticketId, handoffChange(settings.handoffTo), API_ACTOR);
+        let reason = d.reason ?? handoff(d.code, { detail: d.detail }).reason;
+        // handoffTo may have left the workspace since it was set: the ticket still goes to people.
+        let to = settings.handoffTo;
+        if (to && (await sql(tx.em, 'select 1 from "members" where "workspace_id" = $1 and "user_id" = $2', [input.workspaceId, to])).length === 0) {
+          reason = `${reason} (handoffTo "${to}" is no longer a member: left unassigned and escalated)`;
+          to = null;
+        }
+        await tx.tickets.update(input.workspaceId, input.ticketId, handoffChange(to), API_ACTOR);
         await insertTurn(tx.em, input.workspaceId, { ...turn, action: 'handoff', reason, citations: [], messageId: null, body: null, draftState: null });
-        this.deps.logger?.info('AI owner handed off', { ticketId: input.ticketId, code: d.code, to: settings.handoffTo });
+        this.deps.logger?.info('AI owner handed off', { ticketId: input.ticketId, code: d.code, to });
       } else if (d.action === 'draft') {
         await sql(tx.em, `update "ai_turns" set "draft_state" = 'superseded' where "ticket_id" = $1 and "draft_state" = 'waiting'`, [input.ticketId]);
         await insertTurn(tx.em, input.workspaceId, { ...turn, action: 'draft', reason: null, citations: d.citations, messageId: null, body: d.body, draftState: 'waiting' });

@@ -5,6 +5,7 @@ import { AiOwner } from '../../src/ai/owner.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { MailDeliveryStarter } from '../../src/mail/outbound.ts';
 import type { SecretBox } from '../../src/mail/secrets.ts';
+import { nonRetryable } from './broken-rule.ts';
 import type { AiActivities } from './types.ts';
 
 export type AiActivityDeps = { orm: MikroORM; logger: Logger; secrets: () => SecretBox; httpAllow: string[]; mailDelivery?: MailDeliveryStarter };
@@ -18,20 +19,21 @@ export type AiActivityDeps = { orm: MikroORM; logger: Logger; secrets: () => Sec
 export function createAiActivities(deps: AiActivityDeps): AiActivities {
   const owner = new AiOwner({ ...deps, fork: () => deps.orm.em.fork() });
   return {
+    // A ticket that is gone (a 4xx) ends the run instead of being retried for ever.
     async aiLook(input) {
-      const { found: _bodies, ...look } = await owner.look(input.workspaceId, input.ticketId);
+      const { found: _bodies, ...look } = await nonRetryable(() => owner.look(input.workspaceId, input.ticketId));
       return look;
     },
     async aiAskModel(input) {
       try {
-        return await owner.ask(input);
+        return await nonRetryable(() => owner.ask(input));
       } catch (err) {
         if (err instanceof ModelRefused) throw ApplicationFailure.nonRetryable(err.message, 'ModelRefused');
         throw err;
       }
     },
     async aiAct(input) {
-      return owner.act(input);
+      return nonRetryable(() => owner.act(input));
     },
   };
 }

@@ -49,7 +49,8 @@ export async function aiOwner(input: OwnerInput): Promise<string> {
     if (wakes === 0) return `done after ${turns} turn(s)`;
     if (turns >= TURNS_PER_RUN) return `handed on after ${turns} turns`; // the next wake-up starts a fresh run
     wakes = 0;
-    const look = await local.aiLook(input);
+    const look = await local.aiLook(input).catch(endsRun);
+    if (look === null) return 'ended: the ticket cannot be read';
     if (look.step === 'stop') continue;
     let decision: OwnerDecision;
     if (look.step === 'handoff') decision = { action: 'handoff', code: look.code, reason: look.reason, model: null };
@@ -59,9 +60,16 @@ export async function aiOwner(input: OwnerInput): Promise<string> {
       if (asked === null) continue; // a person took the ticket over meanwhile
       decision = asked;
     }
-    await local.aiAct({ ...input, messageId: look.messageId, decision });
+    const acted = await local.aiAct({ ...input, messageId: look.messageId, decision }).catch(endsRun);
+    if (acted === null) return 'ended: the decision could not be written';
     turns += 1;
   }
+}
+
+/** A broken rule (the ticket gone) ends the run: the local activities retry everything else until it works. */
+function endsRun(err: unknown): null {
+  if (isCancellation(err)) throw err;
+  return null;
 }
 
 /** The model's decision: asked once more after an unusable answer, handed off when it stays unusable, is refused or cannot be reached in time. */
