@@ -10,6 +10,9 @@ import { TicketPage } from './pages/TicketPage.tsx';
 import { CalendarsPage } from './pages/CalendarsPage.tsx';
 import { CalendarPage } from './pages/CalendarPage.tsx';
 import { CalendarsProvider } from './ui/calendars.tsx';
+import { KnowledgePage } from './pages/KnowledgePage.tsx';
+import { ArticlePage } from './pages/ArticlePage.tsx';
+import { AiSettingsPage } from './pages/AiSettingsPage.tsx';
 
 export function App() {
   const [key, setKey] = useState(apiKey.get());
@@ -34,6 +37,8 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
             <a href={href.workflows()} className={route.page === 'workflows' || route.page === 'editor' || route.page.startsWith('run') ? 'active' : ''}>Workflows</a>
             <a href={href.tickets()} className={route.page.startsWith('ticket') ? 'active' : ''}>Tickets</a>
             <a href={href.calendars()} className={route.page.startsWith('calendar') ? 'active' : ''}>Calendars</a>
+            <a href={href.knowledge()} className={route.page === 'knowledge' || route.page === 'article' ? 'active' : ''}>Knowledge</a>
+            <a href={href.ai()} className={route.page === 'ai' ? 'active' : ''}>AI owner</a>
           </nav>
           <button type="button" className="link" onClick={onSignOut}>Forget key</button>
         </header>
@@ -46,6 +51,9 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
           {route.page === 'ticket' && <TicketPage key={route.ticketId} ticketId={route.ticketId} />}
           {route.page === 'calendars' && <CalendarsPage />}
           {route.page === 'calendar' && <CalendarPage key={route.calendarId ?? 'new'} calendarId={route.calendarId} />}
+          {route.page === 'knowledge' && <KnowledgePage />}
+          {route.page === 'article' && <ArticlePage key={route.articleId ?? 'new'} articleId={route.articleId} />}
+          {route.page === 'ai' && <AiSettingsPage />}
         </main>
       </div>
     </CalendarsProvider>

@@ -10,7 +10,10 @@ export type Route =
   | { page: 'tickets' }
   | { page: 'ticket'; ticketId: string }
   | { page: 'calendars' }
-  | { page: 'calendar'; calendarId: string | null };
+  | { page: 'calendar'; calendarId: string | null }
+  | { page: 'knowledge' }
+  | { page: 'article'; articleId: string | null }
+  | { page: 'ai' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -23,6 +26,9 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'tickets') return { page: 'tickets' };
   if (parts[0] === 'calendars' && parts[1]) return { page: 'calendar', calendarId: parts[1] === 'new' ? null : parts[1] };
   if (parts[0] === 'calendars') return { page: 'calendars' };
+  if (parts[0] === 'knowledge' && parts[1]) return { page: 'article', articleId: parts[1] === 'new' ? null : parts[1] };
+  if (parts[0] === 'knowledge') return { page: 'knowledge' };
+  if (parts[0] === 'ai') return { page: 'ai' };
   return { page: 'workflows' };
 }
 
@@ -36,6 +42,10 @@ export const href = {
   calendars: () => '#/calendars',
   newCalendar: () => '#/calendars/new',
   calendar: (id: string) => `#/calendars/${encodeURIComponent(id)}`,
+  knowledge: () => '#/knowledge',
+  newArticle: () => '#/knowledge/new',
+  article: (id: string) => `#/knowledge/${encodeURIComponent(id)}`,
+  ai: () => '#/ai',
 };
 
 /** Set by a page with unsaved changes: returns true when leaving is fine. */
