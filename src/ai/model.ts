@@ -43,6 +43,8 @@ export class ModelClient {
       apiKey: config.apiKey ?? 'none',
       timeout: opts.timeoutMs,
       maxRetries: 0,
+      // The package's own logging (OPENAI_LOG=debug) would print requests: Deskflow logs what it needs itself.
+      logLevel: 'off',
       fetch: checkedFetch(opts.httpAllow),
     });
   }
@@ -54,10 +56,18 @@ export class ModelClient {
     } catch (err) {
       // Servers without structured output answer 400 about response_format: ask for a tool call instead.
       if (err instanceof OpenAI.BadRequestError && /response_format|json_schema|structured/i.test(err.message)) {
-        return this.withToolCall(messages).catch((e) => Promise.reject(classify(e)));
+        return this.withToolCall(messages).catch((e) => Promise.reject(this.failure(e)));
       }
-      throw classify(err);
+      throw this.failure(err);
     }
+  }
+
+  /** The failure as the run treats it, its message without the key should a server have echoed it (it ends up in turns and histories). */
+  private failure(err: unknown): Error {
+    const failure = classify(err);
+    const key = this.config.apiKey;
+    if (key && failure.message.includes(key)) failure.message = failure.message.replaceAll(key, '[redacted]');
+    return failure;
   }
 
   private async withJsonSchema(messages: ChatMessage[]): Promise<string | null> {

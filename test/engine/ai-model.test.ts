@@ -84,12 +84,14 @@ describe('the AI owner with a model', () => {
     expect((await turnsAfter(api, ticketId, 1))[0]).toMatchObject({ action: 'reply', citations: [articles.printer] });
   });
 
-  it('hands off at once when the model refuses the request (a wrong key)', async () => {
+  it('hands off at once when the model refuses the request (a wrong key), never repeating the key', async () => {
     const { api } = await modelWorkspace();
-    model.script([{ status: 401 }]);
+    model.script([{ status: 401, message: `Incorrect API key provided: ${KEY}.` }]);
     const ticketId = await ticketForAi(api, 'The printer does not print.');
     const [turn] = await turnsAfter(api, ticketId, 1, 10_000);
     expect(turn).toMatchObject({ action: 'handoff', reason: expect.stringMatching(/^The model refused the request: the model server answered 401/) });
+    expect(turn.reason).toContain('Incorrect API key provided: [redacted]');
+    expect(turn.reason).not.toContain(KEY);
   });
 
   it('hands a ticket to a person within about 30 seconds when the model is down or too slow', { timeout: 90_000 }, async () => {

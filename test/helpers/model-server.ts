@@ -11,8 +11,9 @@ export type Step = {
   answer?: unknown;
   /** The answer as the arguments of a tool call instead of the content. */
   toolCall?: unknown;
-  /** An error status, with an OpenAI-style error body. */
+  /** An error status, with an OpenAI-style error body (its `message`, if given). */
   status?: number;
+  message?: string;
   /** Wait this long before answering. */
   delayMs?: number;
   /** Close the connection without answering. */
@@ -52,7 +53,7 @@ export async function startModelServer(): Promise<ModelServer> {
         res.end(JSON.stringify(payload));
       };
       if (step.noResponseFormat && body?.response_format) return send(400, { error: { message: 'response_format is not supported by this server', type: 'invalid_request_error' } });
-      if (step.status) return send(step.status, { error: { message: `scripted ${step.status}`, type: 'server_error' } });
+      if (step.status) return send(step.status, { error: { message: step.message ?? `scripted ${step.status}`, type: 'server_error' } });
       const content = step.answer === undefined ? null : typeof step.answer === 'string' ? step.answer : JSON.stringify(step.answer);
       const toolCalls = step.toolCall === undefined ? undefined : [{ id: 'call_1', type: 'function', function: { name: 'answer_customer', arguments: JSON.stringify(step.toolCall) } }];
       send(200, {
