@@ -77,11 +77,16 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     help: 'Age of the oldest pending execution, one whose run has not begun (0 when none): it grows while runs cannot start.',
     registers: [own],
   });
+  const aiWaiting = new Gauge({
+    name: 'deskflow_ai_wakeups_oldest_undelivered_seconds',
+    help: 'Age of the oldest AI owner wake-up Temporal has not taken yet (0 when none): it grows while tickets assigned to ai cannot be answered.',
+    registers: [own],
+  });
   const registry = Registry.merge([processMetrics().registry, own]);
 
   const refresh = async () => {
     const em = orm.em.fork();
-    const [backlog, guarded, byStatus, pending] = await Promise.all([
+    const [backlog, guarded, byStatus, pending, wakeups] = await Promise.all([
       // Both from the partial index outbox_events_undelivered_idx (only undelivered rows).
       sql<{ undelivered: string; oldest_age: string | null }>(
         em,
@@ -93,6 +98,8 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
       countExecutionsByStatus(em),
       // The partial index executions_pending_idx holds only pending rows: one index read.
       sql<{ oldest_age: string | null }>(em, `select extract(epoch from now() - min(started_at)) as oldest_age from executions where status = 'pending'`),
+      // The partial index ai_wakeups_undelivered_idx holds only these rows.
+      sql<{ oldest_age: string | null }>(em, `select extract(epoch from now() - min(created_at)) as oldest_age from ai_wakeups where delivered_at is null`),
     ]);
     undelivered.set(Number(backlog[0].undelivered));
     lag.set(Math.max(0, Number(backlog[0].oldest_age ?? 0)));
@@ -101,6 +108,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     loopGuard.inc(Number(guarded[0].count));
     for (const status of EXECUTION_STATUSES) executions.set({ status }, byStatus[status]);
     oldestPending.set(Math.max(0, Number(pending[0].oldest_age ?? 0)));
+    aiWaiting.set(Math.max(0, Number(wakeups[0].oldest_age ?? 0)));
   };
 
   const metrics = operation({
@@ -110,7 +118,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     security: 'metricsToken',
     responses: {
       200: {
-        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops; the workflow worker\'s own metrics when it runs in this process.',
+        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops, the age of the oldest AI owner wake-up not yet taken; the workflow worker\'s own metrics when it runs in this process.',
         schema: z.string(),
         contentType: 'text/plain; version=0.0.4',
       },
