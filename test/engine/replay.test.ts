@@ -19,8 +19,9 @@ import { historyFromJson } from './fixtures/history-json.ts';
 // run-automation-business-hours.json a run that counts a calendar's open time, and
 // run-automation-v4-begin-with-action.json the representative run since a run begins in its
 // first actions, and run-automation-v5-actions-together.json since actions reached at once share
-// a local activity that ends the run when they are its last (under their patch markers). The
-// current workflow code must replay each exactly.
+// a local activity that ends the run when they are its last (under their patch markers), and
+// ai-owner-v1.json a run of the AI owner (temporal/workflows/ai-owner.ts) that asks its model
+// again after an unusable answer. The current workflow code must replay each exactly.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Replay workers report each state change at INFO; keep warnings and errors.
@@ -113,6 +114,15 @@ describe('replaying saved run histories', () => {
     expect(localActivities[0]).toBe('runActions');
     expect(localActivities.at(-1)).toBe('runActions');
     expect(localActivities).not.toContain('finishRun');
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('ai-owner-v1 replays: the AI owner looks, asks the model twice (an unusable answer, then a reply) and acts', async () => {
+    const history = await savedHistory('ai-owner-v1.json');
+    expect(localActivityTypes(history)).toEqual(['aiLook', 'aiAct']);
+    const scheduled = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(scheduled).toEqual(['aiAskModel', 'aiAskModel']);
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });
