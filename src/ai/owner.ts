@@ -91,14 +91,11 @@ export class AiOwner {
     const em = this.deps.fork();
     const { settings } = await this.settings(em, workspaceId);
     const assumed = opts.assumeOwned ? { ...settings, enabled: true } : settings;
-    const { ticket, step } = await readSituation(em, workspaceId, ticketId, assumed);
-    const owned = opts.assumeOwned && step.step === 'stop' && step.why === 'not_owned' ? await this.asIfOwned(em, workspaceId, ticket, assumed) : step;
+    const { ticket, waiting, step } = await readSituation(em, workspaceId, ticketId, assumed);
+    const asIfOwned = () =>
+      nextStep({ settings: assumed, ticket: { assignedTo: 'ai', status: ticket.status, language: ticket.language ?? null, subject: ticket.subject }, waiting, handled: false, repliesSent: 0 });
+    const owned = opts.assumeOwned && step.step === 'stop' && step.why === 'not_owned' ? asIfOwned() : step;
     return this.lookFrom(em, workspaceId, ticket, owned, settings);
-  }
-
-  private async asIfOwned(em: EntityManager, workspaceId: string, ticket: TicketRecord, settings: OwnerSettings): Promise<NextStep> {
-    const { waiting } = await readSituation(em, workspaceId, ticket.id, settings);
-    return nextStep({ settings, ticket: { assignedTo: 'ai', status: ticket.status, language: ticket.language ?? null, subject: ticket.subject }, waiting, handled: false, repliesSent: 0 });
   }
 
   private async lookFrom(em: EntityManager, workspaceId: string, ticket: TicketRecord, step: NextStep, settings: OwnerSettings): Promise<OwnerLook & { found?: FoundArticle[] }> {
