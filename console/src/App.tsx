@@ -12,6 +12,9 @@ import { CalendarPage } from './pages/CalendarPage.tsx';
 import { ApprovalsPage } from './pages/ApprovalsPage.tsx';
 import { CalendarsProvider } from './ui/calendars.tsx';
 import { MembersProvider } from './ui/members.tsx';
+import { KnowledgePage } from './pages/KnowledgePage.tsx';
+import { ArticlePage } from './pages/ArticlePage.tsx';
+import { AiSettingsPage } from './pages/AiSettingsPage.tsx';
 
 export function App() {
   const [key, setKey] = useState(apiKey.get());
@@ -38,6 +41,8 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
             <a href={href.tickets()} className={route.page.startsWith('ticket') ? 'active' : ''}>Tickets</a>
             <a href={href.calendars()} className={route.page.startsWith('calendar') ? 'active' : ''}>Calendars</a>
             <a href={href.approvals()} className={route.page === 'approvals' ? 'active' : ''}>Approvals</a>
+            <a href={href.knowledge()} className={route.page === 'knowledge' || route.page === 'article' ? 'active' : ''}>Knowledge</a>
+            <a href={href.ai()} className={route.page === 'ai' ? 'active' : ''}>AI owner</a>
           </nav>
           <button type="button" className="link" onClick={onSignOut}>Forget key</button>
         </header>
@@ -51,6 +56,9 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
           {route.page === 'calendars' && <CalendarsPage />}
           {route.page === 'calendar' && <CalendarPage key={route.calendarId ?? 'new'} calendarId={route.calendarId} />}
           {route.page === 'approvals' && <ApprovalsPage />}
+          {route.page === 'knowledge' && <KnowledgePage />}
+          {route.page === 'article' && <ArticlePage key={route.articleId ?? 'new'} articleId={route.articleId} />}
+          {route.page === 'ai' && <AiSettingsPage />}
         </main>
       </div>
       </MembersProvider>

@@ -2,11 +2,11 @@
 // sessionStorage only: never in a URL, a cookie or localStorage, and it is gone when the tab is.
 
 import type { TriggerType, WorkflowGraph } from '../../src/graph/index.ts';
-import { ApiError, type Approval, type ApprovalStatus, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Ticket, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
+import { ApiError, type AiDryRun, type AiSettings, type AiSettingsPatch, type AiTurn, type Approval, type ApprovalStatus, type ArticleInput, type KnowledgeArticle, type KnowledgeSearchResult, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Ticket, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
 import type { Issue } from './model/issues.ts';
 
 export { ApiError } from './api-types.ts';
-export type { Approval, ApprovalStatus, Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Ticket, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
+export type { AiDryRun, AiSettings, AiSettingsPatch, AiTurn, Approval, ApprovalStatus, ArticleInput, KnowledgeArticle, KnowledgeSearchResult, Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Ticket, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
 
 const KEY = 'deskflow.apiKey';
 
@@ -140,6 +140,39 @@ export const api = {
   /** Refused with a 403 (not an approver, no longer a member) or a 409 (no longer pending, already decided), each saying why. */
   async decideApproval(id: string, input: { userId: string; decision: 'approve' | 'reject'; comment?: string }): Promise<Approval> {
     return (await call<{ approval: Approval }>('POST', `/api/approvals/${encodeURIComponent(id)}/decision`, input)).body.approval;
+  },
+  async listArticles(): Promise<KnowledgeArticle[]> {
+    return (await call<{ articles: KnowledgeArticle[] }>('GET', '/api/knowledge')).body.articles;
+  },
+  async searchArticles(q: string, opts: { language?: string; limit?: number } = {}): Promise<KnowledgeSearchResult[]> {
+    return (await call<{ results: KnowledgeSearchResult[] }>('GET', `/api/knowledge/search${query({ q, ...opts })}`)).body.results;
+  },
+  async getArticle(id: string): Promise<KnowledgeArticle> {
+    return (await call<{ article: KnowledgeArticle }>('GET', `/api/knowledge/${encodeURIComponent(id)}`)).body.article;
+  },
+  async createArticle(input: ArticleInput): Promise<KnowledgeArticle> {
+    return (await call<{ article: KnowledgeArticle }>('POST', '/api/knowledge', input)).body.article;
+  },
+  async updateArticle(id: string, input: Partial<ArticleInput>): Promise<KnowledgeArticle> {
+    return (await call<{ article: KnowledgeArticle }>('PATCH', `/api/knowledge/${encodeURIComponent(id)}`, input)).body.article;
+  },
+  async deleteArticle(id: string): Promise<void> {
+    await call('DELETE', `/api/knowledge/${encodeURIComponent(id)}`);
+  },
+  async getAiSettings(): Promise<AiSettings> {
+    return (await call<{ ai: AiSettings }>('GET', '/api/ai')).body.ai;
+  },
+  async updateAiSettings(patch: AiSettingsPatch): Promise<AiSettings> {
+    return (await call<{ ai: AiSettings }>('PATCH', '/api/ai', patch)).body.ai;
+  },
+  async aiTurns(ticketId: string): Promise<AiTurn[]> {
+    return (await call<{ turns: AiTurn[] }>('GET', `/api/v1/tickets/${encodeURIComponent(ticketId)}/ai`)).body.turns;
+  },
+  async aiDryRun(ticketId: string): Promise<AiDryRun> {
+    return (await call<{ dryRun: AiDryRun }>('POST', `/api/v1/tickets/${encodeURIComponent(ticketId)}/ai/dry-run`)).body.dryRun;
+  },
+  async sendAiDraft(ticketId: string, draftId: string, authorId: string): Promise<AiTurn> {
+    return (await call<{ turn: AiTurn }>('POST', `/api/v1/tickets/${encodeURIComponent(ticketId)}/ai/drafts/${encodeURIComponent(draftId)}/send`, { authorId })).body.turn;
   },
   /** Checks a key before keeping it: any keyed read will do. */
   async checkKey(key: string): Promise<boolean> {

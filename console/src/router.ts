@@ -11,7 +11,10 @@ export type Route =
   | { page: 'ticket'; ticketId: string }
   | { page: 'calendars' }
   | { page: 'calendar'; calendarId: string | null }
-  | { page: 'approvals' };
+  | { page: 'approvals' }
+  | { page: 'knowledge' }
+  | { page: 'article'; articleId: string | null }
+  | { page: 'ai' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -25,6 +28,9 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'calendars' && parts[1]) return { page: 'calendar', calendarId: parts[1] === 'new' ? null : parts[1] };
   if (parts[0] === 'calendars') return { page: 'calendars' };
   if (parts[0] === 'approvals') return { page: 'approvals' };
+  if (parts[0] === 'knowledge' && parts[1]) return { page: 'article', articleId: parts[1] === 'new' ? null : parts[1] };
+  if (parts[0] === 'knowledge') return { page: 'knowledge' };
+  if (parts[0] === 'ai') return { page: 'ai' };
   return { page: 'workflows' };
 }
 
@@ -39,6 +45,10 @@ export const href = {
   newCalendar: () => '#/calendars/new',
   calendar: (id: string) => `#/calendars/${encodeURIComponent(id)}`,
   approvals: () => '#/approvals',
+  knowledge: () => '#/knowledge',
+  newArticle: () => '#/knowledge/new',
+  article: (id: string) => `#/knowledge/${encodeURIComponent(id)}`,
+  ai: () => '#/ai',
 };
 
 /** Set by a page with unsaved changes: returns true when leaving is fine. */

@@ -82,11 +82,16 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     help: 'Approvals runs wait for (request_approval) that nobody has decided yet.',
     registers: [own],
   });
+  const aiWaiting = new Gauge({
+    name: 'deskflow_ai_wakeups_oldest_undelivered_seconds',
+    help: 'Age of the oldest AI owner wake-up Temporal has not taken yet (0 when none): it grows while tickets assigned to ai cannot be answered.',
+    registers: [own],
+  });
   const registry = Registry.merge([processMetrics().registry, own]);
 
   const refresh = async () => {
     const em = orm.em.fork();
-    const [backlog, guarded, byStatus, pending, approvals] = await Promise.all([
+    const [backlog, guarded, byStatus, pending, approvals, wakeups] = await Promise.all([
       // Both from the partial index outbox_events_undelivered_idx (only undelivered rows).
       sql<{ undelivered: string; oldest_age: string | null }>(
         em,
@@ -100,6 +105,8 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
       sql<{ oldest_age: string | null }>(em, `select extract(epoch from now() - min(started_at)) as oldest_age from executions where status = 'pending'`),
       // The partial index approvals_pending_idx holds only pending rows.
       sql<{ count: string }>(em, `select count(*) as count from approvals where status = 'pending'`),
+      // The partial index ai_wakeups_undelivered_idx holds only these rows.
+      sql<{ oldest_age: string | null }>(em, `select extract(epoch from now() - min(created_at)) as oldest_age from ai_wakeups where delivered_at is null`),
     ]);
     undelivered.set(Number(backlog[0].undelivered));
     lag.set(Math.max(0, Number(backlog[0].oldest_age ?? 0)));
@@ -109,6 +116,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     for (const status of EXECUTION_STATUSES) executions.set({ status }, byStatus[status]);
     oldestPending.set(Math.max(0, Number(pending[0].oldest_age ?? 0)));
     approvalsPending.set(Number(approvals[0].count));
+    aiWaiting.set(Math.max(0, Number(wakeups[0].oldest_age ?? 0)));
   };
 
   const metrics = operation({
@@ -118,7 +126,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     security: 'metricsToken',
     responses: {
       200: {
-        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops, approvals waiting for a decision; the workflow worker\'s own metrics when it runs in this process.',
+        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops, approvals waiting for a decision, the age of the oldest AI owner wake-up not yet taken; the workflow worker\'s own metrics when it runs in this process.',
         schema: z.string(),
         contentType: 'text/plain; version=0.0.4',
       },

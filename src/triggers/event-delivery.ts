@@ -11,6 +11,7 @@ import { ExecutionDispatcher, type NewExecution } from '../executions/dispatcher
 import { rebuildSearchDocuments, TEXT_EVENTS } from '../tickets/search-index.ts';
 import { loopGuard } from './loop-guard.ts';
 import { recordReplySignals } from './reply-signals.ts';
+import { recordOwnerWakeups } from '../ai/wakeups.ts';
 
 /** What the relay has done since the process started: event delivery, run starts, reply signals (tests and logs read it). */
 export type RelayMetrics = {
@@ -21,9 +22,11 @@ export type RelayMetrics = {
   loopGuardSkips: number;
   depthLimitStops: number;
   dispatchFailures: number;
+  /** Wake-ups and stops recorded for the AI owner's runs (OwnerWakeups hands them over). */
+  ownerWakeupsRecorded: number;
 };
 
-export const newRelayMetrics = (): RelayMetrics => ({ eventsDelivered: 0, executionsCreated: 0, repliesRecorded: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0 });
+export const newRelayMetrics = (): RelayMetrics => ({ eventsDelivered: 0, executionsCreated: 0, repliesRecorded: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0, ownerWakeupsRecorded: 0 });
 
 /** An event as delivery claims it; `payload` only where the event has work to do (`heard`). */
 export type ClaimedEvent = {
@@ -68,12 +71,12 @@ export class EventDelivery {
   async deliverBatch(limit: number, workspaceIds?: string[]): Promise<number> {
     if (workspaceIds?.length === 0) return 0;
     const dispatcher = new ExecutionDispatcher(this.orm.em.fork(), { engine: this.engine, logger: this.logger });
-    const { claimed, created, replies } = await this.orm.em.fork().transactional(async (em) => {
+    const { claimed, created, replies, wakeups } = await this.orm.em.fork().transactional(async (em) => {
       const now = new Date();
       const events = await claim(em, limit, now, workspaceIds);
       await rebuildSearchDocuments(em, textChanged(events));
       const heard = events.filter((e) => e.heard);
-      if (heard.length === 0) return { claimed: events.length, created: [] as Execution[], replies: 0 };
+      if (heard.length === 0) return { claimed: events.length, created: [] as Execution[], replies: 0, wakeups: 0 };
       const workflows = await em.find(Workflow, {
         workspace: { $in: [...new Set(heard.map((e) => e.workspace))] },
         triggerType: { $in: [...new Set(heard.map((e) => e.type as TriggerType))] },
@@ -96,9 +99,11 @@ export class EventDelivery {
            from unnest($2::uuid[], $3::text[]) as d("id", "note") where o."id" = d."id"`,
         [now, heard.map((e) => e.id), notes],
       );
-      return { claimed: events.length, created: await dispatcher.create(em, inputs, now), replies };
+      const wakeups = await recordOwnerWakeups(em, heard);
+      return { claimed: events.length, created: await dispatcher.create(em, inputs, now), replies, wakeups };
     });
     this.metrics.eventsDelivered += claimed;
+    this.metrics.ownerWakeupsRecorded += wakeups;
     this.metrics.repliesRecorded += replies;
     this.metrics.executionsCreated += created.length;
     // While the engine would refuse every start (said once where that is known), they wait as pending.
@@ -149,7 +154,10 @@ async function claim(em: EntityManager, limit: number, now: Date, workspaceIds?:
     em,
     `with "claimed" as (
        select e."id", e."workspace_id", e."type", e."ticket_id", e."created_at",
-              e."type" = 'message_received' or exists (
+              e."type" = 'message_received'
+              -- a ticket given to or taken from the AI owner (src/ai/wakeups.ts)
+              or (e."type" = 'ticket_updated' and e."payload"->'changes' ? 'assignedTo')
+              or exists (
                 select 1 from "workflows" w
                  where w."workspace_id" = e."workspace_id" and w."trigger_type" = e."type" and w."is_active" and w."deleted_at" is null) as "heard"
          from "outbox_events" e

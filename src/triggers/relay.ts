@@ -9,6 +9,8 @@ import { ExecutionDispatcher } from '../executions/dispatcher.ts';
 import { EventDelivery, newRelayMetrics, type RelayMetrics } from './event-delivery.ts';
 import { ReplySignals } from './reply-signals.ts';
 import { pendingDecisions } from '../approvals/signals.ts';
+import { OwnerWakeups, purgeDeliveredWakeups } from '../ai/wakeups.ts';
+import type { AiOwnerEngine } from '../ai/engine.ts';
 import { PgNotifications, type Wakeups } from './wakeups.ts';
 
 /** Delivers a batch of events; returns how many it claimed. */
@@ -61,6 +63,7 @@ export class OutboxRelay {
   private readonly pending: PendingStarter;
   private readonly replies: PendingReplies;
   private readonly decisions: PendingReplies | undefined;
+  private readonly owner: PendingReplies | undefined;
   private readonly expired: Record<string, ExpiredRows>;
   private readonly wakeups: Wakeups | undefined;
   private readonly logger: Logger;
@@ -88,6 +91,8 @@ export class OutboxRelay {
       replies: PendingReplies;
       /** Signals decided approvals to their waiting runs. */
       decisions?: PendingReplies;
+      /** Hands the AI owner's recorded wake-ups to its runs (src/ai/wakeups.ts). */
+      owner?: PendingReplies;
       /** What to purge, by what it is called in the logs. */
       expired?: Record<string, ExpiredRows>;
       wakeups?: Wakeups;
@@ -99,6 +104,7 @@ export class OutboxRelay {
     this.pending = deps.pending;
     this.replies = deps.replies;
     this.decisions = deps.decisions;
+    this.owner = deps.owner;
     this.expired = deps.expired ?? {};
     this.wakeups = deps.wakeups;
     this.logger = deps.logger;
@@ -144,10 +150,14 @@ export class OutboxRelay {
    */
   private async pass(catchUp: boolean): Promise<void> {
     const scope = this.workspaceIds ? [...this.workspaceIds] : undefined;
-    const before = { replies: this.metrics.repliesRecorded, failures: this.metrics.dispatchFailures };
+    const before = { replies: this.metrics.repliesRecorded, failures: this.metrics.dispatchFailures, wakeups: this.metrics.ownerWakeupsRecorded };
     while ((await this.delivery.deliverBatch(this.batchSize, scope)) >= this.batchSize);
     const due =
-      catchUp || this.metrics.repliesRecorded !== before.replies || this.metrics.dispatchFailures !== before.failures || Date.now() - this.lastCatchUpAt >= this.pollMs;
+      catchUp ||
+      this.metrics.repliesRecorded !== before.replies ||
+      this.metrics.dispatchFailures !== before.failures ||
+      this.metrics.ownerWakeupsRecorded !== before.wakeups ||
+      Date.now() - this.lastCatchUpAt >= this.pollMs;
     if (due) {
       this.lastCatchUpAt = Date.now();
       if (this.startsBlocked() === null) {
@@ -163,6 +173,9 @@ export class OutboxRelay {
       });
       await this.decisions?.signalPending(this.batchSize, scope).catch((err) => {
         this.logger.warn('passing approval decisions on failed; will retry', errorFields(err));
+      });
+      await this.owner?.signalPending(this.batchSize, scope).catch((err) => {
+        this.logger.warn('waking AI owner runs failed; will retry', errorFields(err));
       });
     }
     await this.purgeExpired(scope);
@@ -227,7 +240,16 @@ export class OutboxRelay {
 
 /** The relay of a worker process: delivery, pending starts and purges on the database, woken by its notifications. */
 export function createOutboxRelay(
-  deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string; outboxRetentionDays: number; executionRetentionDays?: number } & RelayOptions,
+  deps: {
+    orm: MikroORM;
+    engine: WorkflowEngine;
+    /** Runs the AI owner's runs (the same Temporal client); without it their wake-ups wait. */
+    aiOwner?: AiOwnerEngine;
+    logger: Logger;
+    databaseUrl: string;
+    outboxRetentionDays: number;
+    executionRetentionDays?: number;
+  } & RelayOptions,
 ): OutboxRelay {
   const metrics = newRelayMetrics();
   return new OutboxRelay({
@@ -237,9 +259,11 @@ export function createOutboxRelay(
     pending: { startPending: (limit, scope) => new ExecutionDispatcher(deps.orm.em.fork(), deps).startPending(limit, scope) },
     replies: new ReplySignals(deps),
     decisions: pendingDecisions(deps),
+    owner: deps.aiOwner ? new OwnerWakeups({ orm: deps.orm, engine: deps.aiOwner, logger: deps.logger }) : undefined,
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
       'delivered events': { purgeExpired: (limit, scope) => purgeDeliveredEvents(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },
+      'AI owner wake-ups': { purgeExpired: (limit, scope) => purgeDeliveredWakeups(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },
       // Each execution takes its steps with it: smaller batches keep each statement short.
       'finished executions': {
         purgeExpired: (limit, scope) => purgeFinishedExecutions(deps.orm.em.fork(), deps.executionRetentionDays ?? 90, limit, scope),

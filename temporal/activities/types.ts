@@ -106,3 +106,6 @@ export type Activities = {
   recordStep(executionId: string, step: StepInput): Promise<void>;
   finishExecution(executionId: string, status: RunEnd, error: string | null): Promise<void>;
 };
+
+// The AI owner's run and its activities (temporal/workflows/ai-owner.ts, ./ai.ts).
+export type { ActResult, AiActivities, ModelAsk, ModelReply, OwnerDecision, OwnerInput, OwnerLook } from '../../src/ai/run-types.ts';

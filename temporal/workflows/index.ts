@@ -4,3 +4,4 @@ export { runAutomation } from './run-automation.ts';
 export { runGraph } from './run-graph.ts';
 export { scheduledTick } from './scheduled-tick.ts';
 export { deliverMail } from './mail-delivery.ts';
+export { aiOwner } from './ai-owner.ts';

@@ -11,7 +11,7 @@ import { repoRoot } from '../cli/run-cli.ts';
  * against a real server. The set-up and the tickets are the API guide's, the automations the
  * tutorial's.
  */
-const PAGES = ['docs/api.md', 'docs/automations-tutorial.md'];
+const PAGES = ['docs/api.md', 'docs/automations-tutorial.md', 'docs/ai.md'];
 const blocks = PAGES.flatMap((page) => [...fs.readFileSync(path.join(repoRoot, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!));
 const block = (what: string, test: (text: string) => boolean) => {
   const found = blocks.find(test);
@@ -131,5 +131,22 @@ describe('the examples of the docs', () => {
       { nodeId: 'tell', type: 'send_reply', to: 'casey@example.com', subject: expect.stringMatching(/^Re: Printer on fire \[Ticket#[0-9a-f]{10}\]$/), delivery: 'not_configured', body: 'Hi Casey, we closed "Printer on fire".' },
     ]);
     expect(stdout).toContain('1 of 1 updates would have acted: {"set_status":1,"send_reply":1}');
+  });
+
+  it('the AI owner’s knowledge and settings run as written, and its dry run answers the ticket from the article', async () => {
+    const { stdout, id: article } = await runKeeping('ARTICLE', [
+      block('an article', (b) => b.startsWith('ARTICLE=$(')),
+      'echo',
+      block('the knowledge search', (b) => b.startsWith('curl -s "$BASE/api/knowledge/search')),
+      'echo',
+      block('the settings', (b) => b.startsWith('curl -s -X PATCH "$BASE/api/ai"')),
+      'echo',
+      block('the dry run', (b) => b.startsWith('curl -s -X POST "$BASE/api/v1/tickets/$TICKET/ai/dry-run"')),
+    ]);
+    const json = (prefix: string) => JSON.parse(stdout.split('\n').find((line) => line.startsWith(prefix))!);
+    expect(json('{"results"').results[0]).toMatchObject({ article: { id: article, title: 'Printer smoking or on fire' } });
+    expect(json('{"ai"').ai).toMatchObject({ enabled: true, minScore: 0.3, maxRepliesPerTicket: 3, senderName: 'Deskflow assistant', model: null });
+    // The guide's ticket is not assigned to ai: the dry run says so, and what it would reply.
+    expect(json('{"dryRun"').dryRun).toMatchObject({ acts: false, why: 'The ticket is not assigned to ai.', action: 'reply', citations: [article] });
   });
 });

@@ -21,8 +21,9 @@ import { historyFromJson } from './fixtures/history-json.ts';
 // first actions, and run-automation-v5-actions-together.json since actions reached at once share
 // a local activity that ends the run when they are its last (under their patch markers), and
 // run-automation-approval.json a run that asks for an approval, is woken by the decision's
-// signal, then asks again and goes on at the time-out. The current workflow code must replay
-// each exactly.
+// signal, then asks again and goes on at the time-out, and ai-owner-v1.json a run of the AI
+// owner (temporal/workflows/ai-owner.ts) that asks its model again after an unusable answer.
+// The current workflow code must replay each exactly.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Replay workers report each state change at INFO; keep warnings and errors.
@@ -125,6 +126,15 @@ describe('replaying saved run histories', () => {
     const localActivities = localActivityTypes(history);
     expect(localActivities.filter((t) => ['requestApproval', 'settleApproval'].includes(t))).toEqual(['requestApproval', 'settleApproval', 'requestApproval', 'settleApproval']);
     expect(history.events!.filter((e) => e.timerFiredEventAttributes)).toHaveLength(1);
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('ai-owner-v1 replays: the AI owner looks, asks the model twice (an unusable answer, then a reply) and acts', async () => {
+    const history = await savedHistory('ai-owner-v1.json');
+    expect(localActivityTypes(history)).toEqual(['aiLook', 'aiAct']);
+    const scheduled = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(scheduled).toEqual(['aiAskModel', 'aiAskModel']);
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });
