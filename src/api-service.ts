@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createApp } from './app.ts';
+import { secretsFor } from './mail/secrets.ts';
 import type { Config } from './config.ts';
 import { EventFeed } from './feed/hub.ts';
 import { OutboxFeedSource } from './feed/store.ts';
@@ -51,6 +52,8 @@ export async function startApiSide(deps: {
     engine,
     schedules: deps.schedules,
     mailDelivery: engine,
+    secrets: secretsFor(config),
+    httpAllow: config.httpAllow,
     keys,
     feed,
     readiness: [

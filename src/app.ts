@@ -31,6 +31,10 @@ import { noteRoutes } from './notes/routes.ts';
 import { approvalRoutes } from './approvals/routes.ts';
 import { memberRoutes } from './workspaces/routes.ts';
 import { slaPolicyRoutes, slaQueueRoutes, ticketSlaRoutes } from './sla/routes.ts';
+import { knowledgeRoutes } from './knowledge/routes.ts';
+import { aiSettingsRoutes } from './ai/routes.ts';
+import { aiTicketRoutes } from './ai/ticket-routes.ts';
+import type { SecretBox } from './mail/secrets.ts';
 import { consoleRoutes, type ConsoleOptions } from './console/routes.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import type { ScheduleSync } from './workflows/schedule-spec.ts';
@@ -59,6 +63,10 @@ export type AppDeps = {
   console?: ConsoleOptions;
   /** The event feed of this process (GET /api/v1/events); without one that route answers 503. */
   feed?: EventFeed;
+  /** Seals the AI owner's model key (the key of mailbox credentials). */
+  secrets?: () => SecretBox;
+  /** DESKFLOW_HTTP_ALLOW: the AI owner's model may be on these private hosts or CIDRs. */
+  httpAllow?: string[];
 };
 
 /** Builds the HTTP application; never listens (server.ts and the tests do). */
@@ -79,7 +87,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     });
   }
   app.use(async (ctx, next) => {
-    ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger, mailDelivery: deps.mailDelivery });
+    ctx.state.services = createServices(deps.orm.em.fork(), { engine: deps.engine, schedules: deps.schedules, logger: deps.logger, mailDelivery: deps.mailDelivery, secrets: deps.secrets, httpAllow: deps.httpAllow });
     await next();
   });
 
@@ -103,7 +111,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const keys = deps.keys ?? lookupKeys;
   const requireKey = authenticate(keys, limiter, deps.keyUsage ?? new KeyUsage(deps.orm, deps.logger));
   const keyed: Array<{ prefix: string; routes: Router<AppState>[] }> = [
-    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), noteRoutes(), ticketExecutionRoutes(), ticketSlaRoutes()] },
+    { prefix: '/api/v1/tickets', routes: [ticketRoutes(), messageRoutes(), replyRoutes(), noteRoutes(), ticketExecutionRoutes(), ticketSlaRoutes(), aiTicketRoutes()] },
     { prefix: '/api/v1/events', routes: [eventRoutes({ feed: deps.feed, keys, logger: deps.logger })] },
     { prefix: '/api/workflows', routes: [workflowRoutes(), triggerRoutes(), dryRunRoutes(), executionRoutes()] },
     { prefix: '/api/calendars', routes: [calendarRoutes()] },
@@ -111,6 +119,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     { prefix: '/api/members', routes: [memberRoutes()] },
     { prefix: '/api/sla-policies', routes: [slaPolicyRoutes()] },
     { prefix: '/api/sla', routes: [slaQueueRoutes()] },
+    { prefix: '/api/knowledge', routes: [knowledgeRoutes()] },
+    { prefix: '/api/ai', routes: [aiSettingsRoutes()] },
   ];
   for (const { prefix, routes } of keyed) {
     const mounted = new Router<AppState>({ prefix });

@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   calendar_in_use: 409,
   approval_not_pending: 409,
   already_decided: 409,
+  draft_not_waiting: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -61,7 +62,7 @@ export const forbidden = (message: string) => new AppError(403, 'forbidden', mes
 
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found.`);
 
-export const conflict = (code: Extract<ErrorCode, 'outbound_not_allowed' | 'execution_finished' | 'workflow_inactive' | 'idempotency_key_reused' | 'calendar_in_use' | 'approval_not_pending' | 'already_decided'>, message: string) =>
+export const conflict = (code: Extract<ErrorCode, 'outbound_not_allowed' | 'execution_finished' | 'workflow_inactive' | 'idempotency_key_reused' | 'calendar_in_use' | 'approval_not_pending' | 'already_decided' | 'draft_not_waiting'>, message: string) =>
   new AppError(409, code, message);
 
 /** A write whose `If-Match` names an older state of the resource; `headers` carry its current ETag. */

@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkApprovers } from './approvals/approvers.ts';
 import { ApprovalService } from './approvals/service.ts';
+import { AiSettingsService } from './ai/settings.ts';
+import { takeUpWaitingTickets } from './ai/wakeups.ts';
+import { AiOwner } from './ai/owner.ts';
 import { CalendarService } from './calendars/service.ts';
 import { activePoliciesUsing, SlaPolicyService } from './sla/service.ts';
 import { passRequests, requestPassIfCounted } from './sla/passes.ts';
@@ -9,9 +12,11 @@ import { DryRunService } from './dry-runs/service.ts';
 import type { WorkflowEngine } from './executions/engine.ts';
 import { ExecutionService } from './executions/service.ts';
 import { IdempotencyService } from './idempotency/service.ts';
+import { KnowledgeService } from './knowledge/service.ts';
 import type { MailDeliveryStarter } from './mail/outbound.ts';
 import { ReplyService } from './mail/replies.ts';
 import type { Logger } from './logger.ts';
+import type { SecretBox } from './mail/secrets.ts';
 import { MessageService, initialMessage } from './messages/service.ts';
 import { NoteService } from './notes/service.ts';
 import { MemberAssignees } from './tickets/assignees.ts';
@@ -40,6 +45,10 @@ export type ServiceDeps = {
   mailDelivery?: MailDeliveryStarter;
   /** Set inside inTransaction: defers effects outside the database until the commit. */
   afterCommit?: AfterCommit;
+  /** Seals secrets given through the API (the AI owner's model key). */
+  secrets?: () => SecretBox;
+  /** DESKFLOW_HTTP_ALLOW: private hosts or CIDRs outgoing requests may reach (the AI owner's model). */
+  httpAllow?: string[];
 };
 
 export function createServices(em: EntityManager, deps: ServiceDeps = {}): Services {
@@ -68,6 +77,9 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     dryRuns: new DryRunService(em),
     replies: new ReplyService(em, { starter: deps.mailDelivery, afterCommit: deps.afterCommit, logger: deps.logger }),
     approvals: new ApprovalService(em, { engine: deps.engine, afterCommit: deps.afterCommit, logger: deps.logger }),
+    knowledge: new KnowledgeService(em),
+    ai: new AiSettingsService(em, { secrets: deps.secrets, httpAllow: deps.httpAllow, onTurnedOn: takeUpWaitingTickets }),
+    owner: new AiOwner({ fork: () => em.fork(), logger: deps.logger, secrets: deps.secrets, httpAllow: deps.httpAllow ?? [], mailDelivery: deps.mailDelivery }),
   };
 }
 

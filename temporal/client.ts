@@ -16,6 +16,8 @@ import type { RunGraphInput } from '../src/executions/run-input.ts';
 import { TICKET_ID, WORKFLOW_ID, WORKFLOW_NAME, WORKSPACE_ID } from './search-attributes.ts';
 import type { SlaTimerEngine, TimerUpdate } from '../src/sla/timers.ts';
 import { approvalDecided, customerReplied, slaInstantsChanged } from './workflows/signals.ts';
+import { aiStop, aiWake } from './workflows/ai-owner.ts';
+import { aiOwnerWorkflowId, type AiOwnerEngine } from '../src/ai/engine.ts';
 
 export type TemporalSettings = Pick<Config['temporal'], 'namespace' | 'apiKey' | 'tls' | 'tlsCertPath' | 'tlsKeyPath' | 'tlsCaPath'> & { address: string };
 
@@ -52,7 +54,7 @@ export function tlsOptions(settings: TemporalSettings) {
 const CALL_DEADLINE_MS = 5_000;
 
 /** The WorkflowEngine of the API and the relay, on Temporal. */
-export class TemporalEngine implements WorkflowEngine, SlaTimerEngine {
+export class TemporalEngine implements WorkflowEngine, SlaTimerEngine, AiOwnerEngine {
   readonly client: Client;
   private readonly connection: Connection;
   private readonly taskQueue: string;
@@ -149,6 +151,33 @@ export class TemporalEngine implements WorkflowEngine, SlaTimerEngine {
 
   async signalApprovalDecided(temporalWorkflowId: string, decided: { approvalId: string }): Promise<void> {
     await this.ignoreFinished(() => this.client.workflow.getHandle(temporalWorkflowId).signal(approvalDecided, decided));
+  }
+
+  /** Wakes the ticket's AI owner run (src/ai/), starting it when none runs. */
+  async wakeAiOwner(run: { workspaceId: string; ticketId: string; reason: string }): Promise<void> {
+    try {
+      await this.withDeadline(() =>
+        this.client.workflow.signalWithStart('aiOwner', {
+          workflowId: aiOwnerWorkflowId(run.ticketId),
+          taskQueue: this.taskQueue,
+          args: [{ workspaceId: run.workspaceId, ticketId: run.ticketId }],
+          signal: aiWake,
+          signalArgs: [{ reason: run.reason }],
+          typedSearchAttributes: [
+            { key: WORKSPACE_ID, value: run.workspaceId },
+            { key: TICKET_ID, value: run.ticketId },
+          ],
+          staticSummary: `AI owner · ticket ${run.ticketId}`,
+          staticDetails: `The AI owner answers ticket ${run.ticketId} from the knowledge, or hands it to a person (docs/ai.md).\nWoken: ${run.reason}`,
+        }),
+      );
+    } catch (err) {
+      throw asUnavailable(err);
+    }
+  }
+
+  async stopAiOwner(ticketId: string, reason: string): Promise<void> {
+    await this.ignoreFinished(() => this.client.workflow.getHandle(aiOwnerWorkflowId(ticketId)).signal(aiStop, { reason }));
   }
 
   async ping(): Promise<void> {

@@ -57,6 +57,7 @@ export async function startWorkerSide(deps: {
         httpAllow: deps.httpAllow,
         dbPoolMax: deps.dbPoolMax,
         secrets: deps.secrets,
+        mailDelivery: deps.engine,
         workflowBundle: (bundle ??= await prebuiltBundle((reason) => logger.info(`bundling the workflow code: ${reason}`))),
       }),
     onStarted: async () => {
@@ -76,6 +77,7 @@ export async function startWorkerSide(deps: {
   const relay = createOutboxRelay({
     orm,
     engine: deps.engine,
+    aiOwner: deps.engine,
     logger,
     databaseUrl: deps.databaseUrl,
     outboxRetentionDays: deps.outboxRetentionDays,

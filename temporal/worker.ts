@@ -4,6 +4,8 @@ import { errorFields, type Logger } from '../src/logger.ts';
 import type { WorkflowEngine } from '../src/executions/engine.ts';
 import { createActivities } from './activities/index.ts';
 import { createMailActivities } from './activities/mail.ts';
+import { createAiActivities } from './activities/ai.ts';
+import type { MailDeliveryStarter } from '../src/mail/outbound.ts';
 import type { SecretBox } from '../src/mail/secrets.ts';
 import { prebuiltBundle } from './bundle.ts';
 import { tlsOptions, type TemporalSettings } from './client.ts';
@@ -21,6 +23,8 @@ export type WorkerDeps = {
   engine?: WorkflowEngine;
   /** Opens mailbox credentials (SMTP delivery); a worker without it fails deliveries with the reason. */
   secrets?: () => SecretBox;
+  /** Starts the delivery workflows of the AI owner's replies right after their commit (else the mail worker does). */
+  mailDelivery?: MailDeliveryStarter;
   /** A bundle of the tests' own; otherwise the one built at install, checked against the sources. */
   workflowBundle?: WorkflowBundle | { codePath: string };
 };
@@ -48,6 +52,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     activities: {
       ...createActivities({ orm: deps.orm, logger: deps.logger, http: { allow: deps.httpAllow }, engine: deps.engine }),
       ...createMailActivities({ orm: deps.orm, logger: deps.logger, secrets: deps.secrets ?? noSecrets }),
+      ...createAiActivities({ orm: deps.orm, logger: deps.logger, secrets: deps.secrets ?? noSecrets, httpAllow: deps.httpAllow, mailDelivery: deps.mailDelivery }),
     },
     shutdownGraceTime: '5 seconds',
     // Each local activity holds a database connection for its transaction: more at once than

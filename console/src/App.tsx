@@ -17,6 +17,9 @@ import { CalendarsProvider } from './ui/calendars.tsx';
 import { FeedIndicator, LiveProvider } from './ui/live.tsx';
 import { MePicker, MeProvider } from './ui/me.tsx';
 import { MembersProvider } from './ui/members.tsx';
+import { KnowledgePage } from './pages/KnowledgePage.tsx';
+import { ArticlePage } from './pages/ArticlePage.tsx';
+import { AiSettingsPage } from './pages/AiSettingsPage.tsx';
 
 export function App() {
   const [key, setKey] = useState(apiKey.get());
@@ -47,6 +50,8 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
                   <a href={href.approvals()} className={route.page === 'approvals' ? 'active' : ''}>Approvals</a>
                   <a href={href.sla()} className={route.page === 'sla' || route.page === 'slaPolicy' ? 'active' : ''}>SLA policies</a>
                   <a href={href.slaQueue()} className={route.page === 'slaQueue' ? 'active' : ''}>Breaks next</a>
+                  <a href={href.knowledge()} className={route.page === 'knowledge' || route.page === 'article' ? 'active' : ''}>Knowledge</a>
+                  <a href={href.ai()} className={route.page === 'ai' ? 'active' : ''}>AI owner</a>
                 </nav>
                 <FeedIndicator />
                 <MePicker />
@@ -65,6 +70,9 @@ function Signed({ onSignOut }: { onSignOut: () => void }) {
                 {route.page === 'sla' && <SlaPoliciesPage />}
                 {route.page === 'slaPolicy' && <SlaPolicyPage key={route.policyId ?? 'new'} policyId={route.policyId} />}
                 {route.page === 'slaQueue' && <SlaQueuePage />}
+                {route.page === 'knowledge' && <KnowledgePage />}
+                {route.page === 'article' && <ArticlePage key={route.articleId ?? 'new'} articleId={route.articleId} />}
+                {route.page === 'ai' && <AiSettingsPage />}
               </main>
             </div>
           </CalendarsProvider>

@@ -181,3 +181,60 @@ export type Approval = {
 };
 
 export type WorkflowPatch = Partial<Pick<Workflow, 'name' | 'description' | 'isActive' | 'triggerType' | 'workflowJson'>>;
+
+// --- knowledge and the AI owner (docs/ai.md) ---------------------------------------------
+
+export type KnowledgeArticle = {
+  id: string;
+  title: string;
+  /** Markdown. */
+  body: string;
+  language: string | null;
+  tags: string[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ArticleInput = { title: string; body: string; language: string | null; tags: string[] };
+
+export type KnowledgeSearchResult = { article: { id: string; title: string }; score: number; excerpt: string };
+
+export type AiSettings = {
+  enabled: boolean;
+  /** The model's key is write-only: the server says only whether one is kept. */
+  model: { baseUrl: string; model: string; apiKeySet: boolean } | null;
+  instructions: string;
+  handoffTo: string | null;
+  minScore: number;
+  maxRepliesPerTicket: number;
+  autoSend: boolean;
+  senderName: string;
+};
+
+/** A change of the settings; `model.apiKey` left out keeps the kept key (while baseUrl stays), null drops it. */
+export type AiSettingsPatch = Partial<Omit<AiSettings, 'model'>> & { model?: { baseUrl: string; model: string; apiKey?: string | null } | null };
+
+/** What the owner did about one customer message of a ticket (GET /api/v1/tickets/:id/ai), oldest first: for the ticket page. */
+export type AiTurn = {
+  id: string;
+  at: string;
+  action: 'reply' | 'handoff' | 'draft';
+  reason: string | null;
+  citations: string[];
+  messageId: string | null;
+  answersMessageId: string;
+  model: string | null;
+  draft: { body: string; state: 'waiting' | 'sent' | 'superseded'; sentAt: string | null; sentBy: string | null } | null;
+};
+
+/** What the owner would do on a ticket now (POST /api/v1/tickets/:id/ai/dry-run). */
+export type AiDryRun = {
+  acts: boolean;
+  why: string | null;
+  action: 'reply' | 'draft' | 'handoff' | null;
+  body: string | null;
+  citations: string[];
+  reason: string | null;
+  model: string | null;
+  articles: Array<{ id: string; title: string; score: number }>;
+};

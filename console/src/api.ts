@@ -2,12 +2,12 @@
 // sessionStorage only: never in a URL, a cookie or localStorage, and it is gone when the tab is.
 
 import type { TriggerType, WorkflowGraph } from '../../src/graph/index.ts';
-import { ApiError, type Approval, type ApprovalStatus, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Note, type SlaBacktest, type SlaPolicy, type SlaPolicyInput, type SlaQueueItem, type SlaTargetState, type TicketSla, type Ticket, type TicketPage, type TicketPatch, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
+import { ApiError, type AiDryRun, type AiSettings, type AiSettingsPatch, type AiTurn, type ArticleInput, type KnowledgeArticle, type KnowledgeSearchResult, type Approval, type ApprovalStatus, type Backtest, type Calendar, type CalendarInput, type DryRun, type DryRunInput, type Execution, type Member, type Message, type Note, type SlaBacktest, type SlaPolicy, type SlaPolicyInput, type SlaQueueItem, type SlaTargetState, type TicketSla, type Ticket, type TicketPage, type TicketPatch, type Workflow, type WorkflowListItem, type WorkflowPatch } from './api-types.ts';
 import { ticketQuery, type TicketFilter } from './model/inbox.ts';
 import type { Issue } from './model/issues.ts';
 
 export { ApiError } from './api-types.ts';
-export type { Approval, ApprovalStatus, Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Note, SlaBacktest, SlaPolicy, SlaPolicyInput, SlaQueueItem, SlaTargetState, Ticket, TicketPage, TicketSla, TicketPatch, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
+export type { AiDryRun, AiSettings, AiSettingsPatch, AiTurn, ArticleInput, KnowledgeArticle, KnowledgeSearchResult, Approval, ApprovalStatus, Backtest, Calendar, CalendarInput, DryRun, DryRunInput, Execution, Member, Message, Note, SlaBacktest, SlaPolicy, SlaPolicyInput, SlaQueueItem, SlaTargetState, Ticket, TicketPage, TicketSla, TicketPatch, Workflow, WorkflowListItem, WorkflowPatch } from './api-types.ts';
 
 const KEY = 'deskflow.apiKey';
 
@@ -190,6 +190,39 @@ export const api = {
   /** What breaks next: running targets, nearest due first. */
   async slaQueue(opts: { status?: string; metric?: string; limit?: number } = {}): Promise<SlaQueueItem[]> {
     return (await call<{ data: SlaQueueItem[] }>('GET', `/api/sla/tickets${query(opts)}`)).body.data;
+  },
+  async listArticles(): Promise<KnowledgeArticle[]> {
+    return (await call<{ articles: KnowledgeArticle[] }>('GET', '/api/knowledge')).body.articles;
+  },
+  async searchArticles(q: string, opts: { language?: string; limit?: number } = {}): Promise<KnowledgeSearchResult[]> {
+    return (await call<{ results: KnowledgeSearchResult[] }>('GET', `/api/knowledge/search${query({ q, ...opts })}`)).body.results;
+  },
+  async getArticle(id: string): Promise<KnowledgeArticle> {
+    return (await call<{ article: KnowledgeArticle }>('GET', `/api/knowledge/${encodeURIComponent(id)}`)).body.article;
+  },
+  async createArticle(input: ArticleInput): Promise<KnowledgeArticle> {
+    return (await call<{ article: KnowledgeArticle }>('POST', '/api/knowledge', input)).body.article;
+  },
+  async updateArticle(id: string, input: Partial<ArticleInput>): Promise<KnowledgeArticle> {
+    return (await call<{ article: KnowledgeArticle }>('PATCH', `/api/knowledge/${encodeURIComponent(id)}`, input)).body.article;
+  },
+  async deleteArticle(id: string): Promise<void> {
+    await call('DELETE', `/api/knowledge/${encodeURIComponent(id)}`);
+  },
+  async getAiSettings(): Promise<AiSettings> {
+    return (await call<{ ai: AiSettings }>('GET', '/api/ai')).body.ai;
+  },
+  async updateAiSettings(patch: AiSettingsPatch): Promise<AiSettings> {
+    return (await call<{ ai: AiSettings }>('PATCH', '/api/ai', patch)).body.ai;
+  },
+  async aiTurns(ticketId: string): Promise<AiTurn[]> {
+    return (await call<{ turns: AiTurn[] }>('GET', `/api/v1/tickets/${encodeURIComponent(ticketId)}/ai`)).body.turns;
+  },
+  async aiDryRun(ticketId: string): Promise<AiDryRun> {
+    return (await call<{ dryRun: AiDryRun }>('POST', `/api/v1/tickets/${encodeURIComponent(ticketId)}/ai/dry-run`)).body.dryRun;
+  },
+  async sendAiDraft(ticketId: string, draftId: string, authorId: string): Promise<AiTurn> {
+    return (await call<{ turn: AiTurn }>('POST', `/api/v1/tickets/${encodeURIComponent(ticketId)}/ai/drafts/${encodeURIComponent(draftId)}/send`, { authorId })).body.turn;
   },
   /** Checks a key before keeping it: any keyed read will do. */
   async checkKey(key: string): Promise<boolean> {

@@ -13,10 +13,12 @@ export type Route =
   | { page: 'calendars' }
   | { page: 'calendar'; calendarId: string | null }
   | { page: 'approvals' }
-
   | { page: 'sla' }
   | { page: 'slaPolicy'; policyId: string | null }
-  | { page: 'slaQueue' };
+  | { page: 'slaQueue' }
+  | { page: 'knowledge' }
+  | { page: 'article'; articleId: string | null }
+  | { page: 'ai' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -35,6 +37,9 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'sla' && parts[1] === 'queue') return { page: 'slaQueue' };
   if (parts[0] === 'sla' && parts[1]) return { page: 'slaPolicy', policyId: parts[1] === 'new' ? null : parts[1] };
   if (parts[0] === 'sla') return { page: 'sla' };
+  if (parts[0] === 'knowledge' && parts[1]) return { page: 'article', articleId: parts[1] === 'new' ? null : parts[1] };
+  if (parts[0] === 'knowledge') return { page: 'knowledge' };
+  if (parts[0] === 'ai') return { page: 'ai' };
   return { page: 'workflows' };
 }
 
@@ -55,6 +60,10 @@ export const href = {
   newSlaPolicy: () => '#/sla/new',
   slaPolicy: (id: string) => `#/sla/${encodeURIComponent(id)}`,
   slaQueue: () => '#/sla/queue',
+  knowledge: () => '#/knowledge',
+  newArticle: () => '#/knowledge/new',
+  article: (id: string) => `#/knowledge/${encodeURIComponent(id)}`,
+  ai: () => '#/ai',
 };
 
 /** Set by a page with unsaved changes: returns true when leaving is fine. */

@@ -14,6 +14,8 @@ import { Note } from '../notes/entity.ts';
 import { TicketSearch } from '../tickets/search-index.ts';
 import { Approval } from '../approvals/entity.ts';
 import { SlaBreachCount, SlaPass, SlaPolicy, SlaTarget, SlaTerms, TicketSla } from '../sla/entity.ts';
+import { KnowledgeArticle } from '../knowledge/entity.ts';
+import { AiSettings, AiTurn, AiWakeup } from '../ai/entity.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, Note, TicketSearch, TicketTagCount, Approval, SlaPolicy, SlaTerms, TicketSla, SlaTarget, SlaPass, SlaBreachCount];
+export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, Note, TicketSearch, TicketTagCount, Approval, SlaPolicy, SlaTerms, TicketSla, SlaTarget, SlaPass, SlaBreachCount, KnowledgeArticle, AiSettings, AiTurn, AiWakeup];

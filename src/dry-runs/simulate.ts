@@ -293,7 +293,7 @@ class SimulatedRun {
     if (!ticket) return fail(step, noTicket(action));
     try {
       const change = ticketChangeOf(action);
-      if (change.assignedTo !== undefined && change.assignedTo !== AI_ASSIGNEE) this.opts.checkAssignee(change.assignedTo);
+      if (change.assignedTo != null && change.assignedTo !== AI_ASSIGNEE) this.opts.checkAssignee(change.assignedTo);
       const applied = applyTicketChange(ticket, change, RUN_ACTOR);
       if (Object.keys(applied.changes).length > 0) this.setTicket({ ...applied.ticket, updatedAt: iso(this.clock) });
     } catch (err) {

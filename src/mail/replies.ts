@@ -12,6 +12,8 @@ import type { AgentReplyInput } from './reply-schema.ts';
 
 /** Sender of agents' replies when the workspace has no mailbox (the reply is saved only). */
 export const AGENT_SENDER_WITHOUT_MAILBOX = 'agent@deskflow.invalid';
+/** Sender of the AI owner's replies when the workspace has no mailbox. */
+export const AI_SENDER_WITHOUT_MAILBOX = 'ai@deskflow.invalid';
 
 /**
  * Agents' replies (POST /api/v1/tickets/:id/replies): an outbound message from a current member
@@ -38,12 +40,28 @@ export class ReplyService {
     if ((await this.em.count(Member, { workspace: workspaceId, userId: input.authorId })) === 0) {
       throw forbidden(`"${input.authorId}" is not a current member or admin of this workspace.`);
     }
+    return this.send(workspaceId, ticketId, { body: input.body, bodyHtml: input.bodyHtml ?? null, senderName: input.authorId, withoutMailbox: AGENT_SENDER_WITHOUT_MAILBOX });
+  }
+
+  /**
+   * The AI owner's reply (src/ai/owner.ts): sent and threaded exactly as an agent's, under the
+   * owner's sender name. `idempotencyKey` makes a retried write answer the first message.
+   */
+  async replyAsOwner(workspaceId: string, ticketId: string, input: { body: string; senderName: string; idempotencyKey: string }): Promise<MessageRecord> {
+    return this.send(workspaceId, ticketId, { body: input.body, bodyHtml: null, senderName: input.senderName, withoutMailbox: AI_SENDER_WITHOUT_MAILBOX, idempotencyKey: input.idempotencyKey });
+  }
+
+  private async send(
+    workspaceId: string,
+    ticketId: string,
+    input: { body: string; bodyHtml: string | null; senderName: string; withoutMailbox: string; idempotencyKey?: string },
+  ): Promise<MessageRecord> {
     const { message, delivery } = await this.em.transactional(async (em) => {
       const mailbox = await mailboxForTicket(em, workspaceId, ticketId);
       const { message } = await new MessageService(em).add(
         workspaceId,
         ticketId,
-        { direction: 'outbound', body: input.body, bodyHtml: input.bodyHtml ?? null, senderEmail: mailbox?.address ?? AGENT_SENDER_WITHOUT_MAILBOX, senderName: input.authorId },
+        { direction: 'outbound', body: input.body, bodyHtml: input.bodyHtml, senderEmail: mailbox?.address ?? input.withoutMailbox, senderName: input.senderName, idempotencyKey: input.idempotencyKey },
         API_ACTOR,
       );
       const delivery = await queueDelivery(em, { workspaceId, ticketId, messageId: message.id, kind: 'agent', via: 'workflow' });

@@ -95,11 +95,16 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     labelNames: ['metric'] as const,
     registers: [own],
   });
+  const aiWaiting = new Gauge({
+    name: 'deskflow_ai_wakeups_oldest_undelivered_seconds',
+    help: 'Age of the oldest AI owner wake-up Temporal has not taken yet (0 when none): it grows while tickets assigned to ai cannot be answered.',
+    registers: [own],
+  });
   const registry = Registry.merge([processMetrics().registry, own]);
 
   const refresh = async () => {
     const em = orm.em.fork();
-    const [backlog, guarded, byStatus, pending, approvals, breached, counting] = await Promise.all([
+    const [backlog, guarded, byStatus, pending, approvals, breached, counting, wakeups] = await Promise.all([
       // Both from the partial index outbox_events_undelivered_idx (only undelivered rows).
       sql<{ undelivered: string; oldest_age: string | null }>(
         em,
@@ -117,6 +122,8 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
       sql<{ metric: string; priority: string; count: string }>(em, `select metric, priority, sum(count) as count from sla_breach_counts group by metric, priority`),
       // The partial index sla_targets_queue_idx holds only targets not met.
       sql<{ metric: string; count: string }>(em, `select metric, count(*) as count from sla_targets where fulfilled_at is null and status in ('active', 'breached') group by metric`),
+      // The partial index ai_wakeups_undelivered_idx holds only these rows.
+      sql<{ oldest_age: string | null }>(em, `select extract(epoch from now() - min(created_at)) as oldest_age from ai_wakeups where delivered_at is null`),
     ]);
     undelivered.set(Number(backlog[0].undelivered));
     lag.set(Math.max(0, Number(backlog[0].oldest_age ?? 0)));
@@ -129,6 +136,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     breaches.reset();
     for (const { metric, priority, count } of breached) breaches.inc({ metric, priority }, Number(count));
     for (const metric of SLA_METRICS) running.set({ metric }, Number(counting.find((c) => c.metric === metric)?.count ?? 0));
+    aiWaiting.set(Math.max(0, Number(wakeups[0].oldest_age ?? 0)));
   };
 
   const metrics = operation({
@@ -138,7 +146,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
     security: 'metricsToken',
     responses: {
       200: {
-        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops, approvals waiting for a decision; service-level breaches by metric and priority and the clocks running; the workflow worker\'s own metrics when it runs in this process.',
+        description: 'Process, heap, GC and event-loop metrics; HTTP request durations; outbox backlog and lag, executions by status and the age of the oldest pending one, loop-guard stops, approvals waiting for a decision, the age of the oldest AI owner wake-up not yet taken; service-level breaches by metric and priority and the clocks running; the workflow worker\'s own metrics when it runs in this process.',
         schema: z.string(),
         contentType: 'text/plain; version=0.0.4',
       },

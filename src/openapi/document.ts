@@ -80,6 +80,8 @@ export function openApiDocument(app: Koa): OpenApiDocument {
         { name: 'Events', description: 'The live feed of the workspace’s ticket changes, as server-sent events (GET /api/v1/events).' },
         { name: 'Calendars', description: 'Business hours: when the desk is open, for workflows that count open time (Calendars).' },
         { name: 'Service levels', description: 'SLA policies, each ticket\u2019s clocks and the queue of what breaks next (docs/sla.md).' },
+        { name: 'Knowledge', description: 'Articles the AI owner answers customers from, and their full-text search (docs/ai.md).' },
+        { name: 'AI', description: 'The AI owner: its settings, and what it did and would do on a ticket (docs/ai.md).' },
         { name: 'Service', description: 'Health, readiness, metrics and this reference; no API key.' },
       ],
       paths,

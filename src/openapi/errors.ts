@@ -15,6 +15,7 @@ const WHEN: Record<ErrorCode, string> = {
   calendar_in_use: 'an active workflow names the calendar; the message names each, and nothing is deleted',
   approval_not_pending: 'the approval is no longer pending (the message names its status: approved, rejected, expired or cancelled); nothing is recorded',
   already_decided: 'this approver has decided already; nothing is recorded',
+  draft_not_waiting: 'the AI owner\'s draft was sent already or replaced by a newer one',
   precondition_failed: 'the `If-Match` ETag is not the workflow\'s current one: someone changed it since it was read; nothing is changed, the `ETag` header carries the current one',
   payload_too_large: 'the body is over the limit',
   unsupported_media_type: 'the body is not sent as `application/json` in UTF-8',

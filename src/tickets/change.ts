@@ -9,7 +9,8 @@ import { normalTag, TAG_MAX_LENGTH, type ResolutionType, type TicketPriority, ty
 export type TicketChange = {
   status?: TicketStatus;
   priority?: TicketPriority;
-  assignedTo?: string;
+  /** null: unassigned (the AI owner's hand-off without a handoffTo). */
+  assignedTo?: string | null;
   resolutionType?: ResolutionType;
   addTags?: string[];
   removeTags?: string[];

@@ -101,7 +101,7 @@ export class TicketService {
    */
   async updateInTurn(workspaceId: string, ticketId: string, changes: TicketChange[], actor: Actor, opts: { at?: Date } = {}): Promise<TicketRecord[]> {
     for (const { assignedTo } of changes) {
-      if (assignedTo !== undefined && !(await this.assignees.isAssignable(workspaceId, assignedTo))) {
+      if (assignedTo !== undefined && assignedTo !== null && !(await this.assignees.isAssignable(workspaceId, assignedTo))) {
         throw notAssignable(workspaceId, assignedTo);
       }
     }

@@ -12,6 +12,7 @@ import { foldEvents, SLA_EVENT_TYPES } from '../sla/clocks.ts';
 import { rebuildSearchDocuments, TEXT_EVENTS } from '../tickets/search-index.ts';
 import { loopGuard } from './loop-guard.ts';
 import { recordReplySignals } from './reply-signals.ts';
+import { recordOwnerWakeups } from '../ai/wakeups.ts';
 
 /** What the relay has done since the process started: event delivery, run starts, reply signals (tests and logs read it). */
 export type RelayMetrics = {
@@ -24,9 +25,11 @@ export type RelayMetrics = {
   dispatchFailures: number;
   /** Tickets whose service-level timers must be signalled (their fire instants moved); the relay's next catch-up signals them. */
   slaSignalsDue: number;
+  /** Wake-ups and stops recorded for the AI owner's runs (OwnerWakeups hands them over). */
+  ownerWakeupsRecorded: number;
 };
 
-export const newRelayMetrics = (): RelayMetrics => ({ eventsDelivered: 0, executionsCreated: 0, repliesRecorded: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0, slaSignalsDue: 0 });
+export const newRelayMetrics = (): RelayMetrics => ({ eventsDelivered: 0, executionsCreated: 0, repliesRecorded: 0, loopGuardSkips: 0, depthLimitStops: 0, dispatchFailures: 0, slaSignalsDue: 0, ownerWakeupsRecorded: 0 });
 
 /** An event as delivery claims it; `payload` only where the event has work to do (`heard`). */
 export type ClaimedEvent = {
@@ -73,12 +76,12 @@ export class EventDelivery {
   async deliverBatch(limit: number, workspaceIds?: string[]): Promise<number> {
     if (workspaceIds?.length === 0) return 0;
     const dispatcher = new ExecutionDispatcher(this.orm.em.fork(), { engine: this.engine, logger: this.logger });
-    const { claimed, created, replies, slaSignals } = await this.orm.em.fork().transactional(async (em) => {
+    const { claimed, created, replies, slaSignals, wakeups } = await this.orm.em.fork().transactional(async (em) => {
       const now = new Date();
       const events = (await claim(em, limit, now, workspaceIds)).filter((e) => !e.later);
       await rebuildSearchDocuments(em, textChanged(events));
       const heard = events.filter((e) => e.heard);
-      if (heard.length === 0) return { claimed: events.length, created: [] as Execution[], replies: 0, slaSignals: 0 };
+      if (heard.length === 0) return { claimed: events.length, created: [] as Execution[], replies: 0, slaSignals: 0, wakeups: 0 };
       // The clocks of governed tickets follow their events, in this transaction (docs/sla.md, "How the clocks are kept").
       const slaSignals = await foldEvents(em, heard.filter((e) => e.clocked), now);
       const workflows = await em.find(Workflow, {
@@ -103,9 +106,11 @@ export class EventDelivery {
            from unnest($2::uuid[], $3::text[]) as d("id", "note") where o."id" = d."id"`,
         [now, heard.map((e) => e.id), notes],
       );
-      return { claimed: events.length, created: await dispatcher.create(em, inputs, now), replies, slaSignals };
+      const wakeups = await recordOwnerWakeups(em, heard);
+      return { claimed: events.length, created: await dispatcher.create(em, inputs, now), replies, slaSignals, wakeups };
     });
     this.metrics.eventsDelivered += claimed;
+    this.metrics.ownerWakeupsRecorded += wakeups;
     this.metrics.repliesRecorded += replies;
     this.metrics.slaSignalsDue += slaSignals;
     this.metrics.executionsCreated += created.length;
@@ -154,7 +159,10 @@ async function claim(em: EntityManager, limit: number, now: Date, workspaceIds?:
     em,
     `with "claimed" as (
        select e."id", e."workspace_id", e."type", e."ticket_id", e."created_at",
-              e."type" = 'message_received' or exists (
+              e."type" = 'message_received'
+              -- a ticket given to or taken from the AI owner (src/ai/wakeups.ts)
+              or (e."type" = 'ticket_updated' and e."payload"->'changes' ? 'assignedTo')
+              or exists (
                 select 1 from "workflows" w
                  where w."workspace_id" = e."workspace_id" and w."trigger_type" = e."type" and w."is_active" and w."deleted_at" is null) as "listened",
               e."ticket_id" is not null and e."type" = any($3) and exists (

@@ -11,6 +11,8 @@ import { ReplySignals } from './reply-signals.ts';
 import { pendingDecisions } from '../approvals/signals.ts';
 import { SlaPasses } from '../sla/passes.ts';
 import { SlaTimers, type SlaTimerEngine } from '../sla/timers.ts';
+import { OwnerWakeups, purgeDeliveredWakeups } from '../ai/wakeups.ts';
+import type { AiOwnerEngine } from '../ai/engine.ts';
 import { PgNotifications, type Wakeups } from './wakeups.ts';
 
 /** Delivers a batch of events; returns how many it claimed. */
@@ -70,6 +72,7 @@ export class OutboxRelay {
   private readonly replies: PendingReplies;
   private readonly decisions: PendingReplies | undefined;
   private readonly sla: SlaUpkeep | undefined;
+  private readonly owner: PendingReplies | undefined;
   private readonly expired: Record<string, ExpiredRows>;
   private readonly wakeups: Wakeups | undefined;
   private readonly logger: Logger;
@@ -98,6 +101,8 @@ export class OutboxRelay {
       /** Signals decided approvals to their waiting runs. */
       decisions?: PendingReplies;
       sla?: SlaUpkeep;
+      /** Hands the AI owner's recorded wake-ups to its runs (src/ai/wakeups.ts). */
+      owner?: PendingReplies;
       /** What to purge, by what it is called in the logs. */
       expired?: Record<string, ExpiredRows>;
       wakeups?: Wakeups;
@@ -110,6 +115,7 @@ export class OutboxRelay {
     this.replies = deps.replies;
     this.decisions = deps.decisions;
     this.sla = deps.sla;
+    this.owner = deps.owner;
     this.expired = deps.expired ?? {};
     this.wakeups = deps.wakeups;
     this.logger = deps.logger;
@@ -155,13 +161,14 @@ export class OutboxRelay {
    */
   private async pass(catchUp: boolean): Promise<void> {
     const scope = this.workspaceIds ? [...this.workspaceIds] : undefined;
-    const before = { replies: this.metrics.repliesRecorded, failures: this.metrics.dispatchFailures, sla: this.metrics.slaSignalsDue };
+    const before = { replies: this.metrics.repliesRecorded, failures: this.metrics.dispatchFailures, sla: this.metrics.slaSignalsDue, wakeups: this.metrics.ownerWakeupsRecorded };
     while ((await this.delivery.deliverBatch(this.batchSize, scope)) >= this.batchSize);
     const due =
       catchUp ||
       this.metrics.repliesRecorded !== before.replies ||
       this.metrics.dispatchFailures !== before.failures ||
       this.metrics.slaSignalsDue !== before.sla ||
+      this.metrics.ownerWakeupsRecorded !== before.wakeups ||
       Date.now() - this.lastCatchUpAt >= this.pollMs;
     if (due) {
       this.lastCatchUpAt = Date.now();
@@ -187,6 +194,9 @@ export class OutboxRelay {
       });
       await this.sla?.signalPending?.(this.batchSize, scope).catch((err) => {
         this.logger.warn('signalling SLA timers failed; will retry', errorFields(err));
+      });
+      await this.owner?.signalPending(this.batchSize, scope).catch((err) => {
+        this.logger.warn('waking AI owner runs failed; will retry', errorFields(err));
       });
     }
     await this.purgeExpired(scope);
@@ -251,7 +261,16 @@ export class OutboxRelay {
 
 /** The relay of a worker process: delivery, pending starts and purges on the database, woken by its notifications. */
 export function createOutboxRelay(
-  deps: { orm: MikroORM; engine: WorkflowEngine; logger: Logger; databaseUrl: string; outboxRetentionDays: number; executionRetentionDays?: number } & RelayOptions,
+  deps: {
+    orm: MikroORM;
+    engine: WorkflowEngine;
+    /** Runs the AI owner's runs (the same Temporal client); without it their wake-ups wait. */
+    aiOwner?: AiOwnerEngine;
+    logger: Logger;
+    databaseUrl: string;
+    outboxRetentionDays: number;
+    executionRetentionDays?: number;
+  } & RelayOptions,
 ): OutboxRelay {
   const metrics = newRelayMetrics();
   const passes = new SlaPasses(deps);
@@ -269,9 +288,11 @@ export function createOutboxRelay(
       // An engine that can hold timers (Temporal's) gets them signalled.
       ...(timers ? { signalPending: (limit: number, scope?: string[]) => timers.signalPending(limit, scope) } : {}),
     },
+    owner: deps.aiOwner ? new OwnerWakeups({ orm: deps.orm, engine: deps.aiOwner, logger: deps.logger }) : undefined,
     expired: {
       'idempotency keys': { purgeExpired: (limit, scope) => new IdempotencyService(deps.orm.em.fork()).purgeExpired(limit, scope) },
       'delivered events': { purgeExpired: (limit, scope) => purgeDeliveredEvents(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },
+      'AI owner wake-ups': { purgeExpired: (limit, scope) => purgeDeliveredWakeups(deps.orm.em.fork(), deps.outboxRetentionDays, limit, scope) },
       // Each execution takes its steps with it: smaller batches keep each statement short.
       'finished executions': {
         purgeExpired: (limit, scope) => purgeFinishedExecutions(deps.orm.em.fork(), deps.executionRetentionDays ?? 90, limit, scope),

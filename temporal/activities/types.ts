@@ -113,3 +113,6 @@ export type SlaActivities = {
   /** Acts on the instants that have come: writes each one's sla_warning or sla_breached event once, if its target still stands so in PostgreSQL; answers those that fired. */
   slaInstantsDue(input: { ticketId: string; instants: FireInstant[] }): Promise<FireInstant[]>;
 };
+
+// The AI owner's run and its activities (temporal/workflows/ai-owner.ts, ./ai.ts).
+export type { ActResult, AiActivities, ModelAsk, ModelReply, OwnerDecision, OwnerInput, OwnerLook } from '../../src/ai/run-types.ts';

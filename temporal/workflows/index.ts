@@ -5,3 +5,4 @@ export { runGraph } from './run-graph.ts';
 export { scheduledTick } from './scheduled-tick.ts';
 export { deliverMail } from './mail-delivery.ts';
 export { slaClocks } from './sla-clocks.ts';
+export { aiOwner } from './ai-owner.ts';

@@ -13,7 +13,7 @@ import { useClockRelay } from '../helpers/sla.ts';
  * against a real server. The set-up and the tickets are the API guide's, the automations the
  * tutorial's, the service levels' example docs/sla.md's.
  */
-const PAGES = ['docs/api.md', 'docs/automations-tutorial.md', 'docs/sla.md'];
+const PAGES = ['docs/api.md', 'docs/automations-tutorial.md', 'docs/sla.md', 'docs/ai.md'];
 const blocks = PAGES.flatMap((page) => [...fs.readFileSync(path.join(repoRoot, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!));
 const block = (what: string, test: (text: string) => boolean) => {
   const found = blocks.find(test);
@@ -172,5 +172,22 @@ describe('the examples of the docs', () => {
         { metric: 'resolution', priority: 'urgent', met: 0, breached: 0, running: 1, attainment: null },
       ],
     });
+  });
+
+  it('the AI owner’s knowledge and settings run as written, and its dry run answers the ticket from the article', async () => {
+    const { stdout, id: article } = await runKeeping('ARTICLE', [
+      block('an article', (b) => b.startsWith('ARTICLE=$(')),
+      'echo',
+      block('the knowledge search', (b) => b.startsWith('curl -s "$BASE/api/knowledge/search')),
+      'echo',
+      block('the settings', (b) => b.startsWith('curl -s -X PATCH "$BASE/api/ai"')),
+      'echo',
+      block('the dry run', (b) => b.startsWith('curl -s -X POST "$BASE/api/v1/tickets/$TICKET/ai/dry-run"')),
+    ]);
+    const json = (prefix: string) => JSON.parse(stdout.split('\n').find((line) => line.startsWith(prefix))!);
+    expect(json('{"results"').results[0]).toMatchObject({ article: { id: article, title: 'Printer smoking or on fire' } });
+    expect(json('{"ai"').ai).toMatchObject({ enabled: true, minScore: 0.3, maxRepliesPerTicket: 3, senderName: 'Deskflow assistant', model: null });
+    // The guide's ticket is not assigned to ai: the dry run says so, and what it would reply.
+    expect(json('{"dryRun"').dryRun).toMatchObject({ acts: false, why: 'The ticket is not assigned to ai.', action: 'reply', citations: [article] });
   });
 });

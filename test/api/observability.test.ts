@@ -138,6 +138,23 @@ describe('GET /metrics', () => {
     expect(Number(/^deskflow_approvals_pending (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(2);
   });
 
+  it('has the age of the oldest AI owner wake-up Temporal has not taken: tickets waiting for ai show from the outside', async () => {
+    const ws = await createWorkspace(app.orm);
+    const em = app.orm.em.fork();
+    const id = randomUUID();
+    await em.execute(
+      `insert into ai_wakeups (id, workspace_id, ticket_id, kind, reason, created_at) values (?, ?, ?, 'wake', 'assigned to ai', now() - interval '10 minutes')`,
+      [id, ws.workspaceId, randomUUID()],
+    );
+    try {
+      const text = await scrape();
+      expect(text).toMatch(/^# TYPE deskflow_ai_wakeups_oldest_undelivered_seconds gauge$/m);
+      expect(Number(/^deskflow_ai_wakeups_oldest_undelivered_seconds ([\d.e+-]+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(600);
+    } finally {
+      await em.execute('delete from ai_wakeups where id = ?', [id]);
+    }
+  });
+
   it('has the age of the oldest pending execution, from the database: a run that never starts shows from the outside', async () => {
     const { ws, api } = await newWorkspace(app);
     const workflow = (await api.post('/api/workflows', { name: 'Never started', triggerType: 'manual' })).body.workflow;

@@ -3,6 +3,7 @@
 // the documented schema. The document is generated from the presenters' zod schemas, so this
 // is where a presenter and its schema (or a route and its operation) drifting apart shows.
 // A new route joins the walk below; the last test names any operation it did not call.
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/triggers/webhook-signature.ts';
 import { createWorkspace, startTestApp, useTestApp } from '../helpers/app.ts';
@@ -234,6 +235,46 @@ describe('answers of the running app match the OpenAPI document', () => {
     expectStatus(await api.post('/api/sla-policies/backtest', { policy: body, days: 0 }), 400);
     expectStatus(await api.delete(`/api/sla-policies/${id}`), 204);
     expectStatus(await api.get(`/api/sla-policies/${id}`), 404);
+  });
+
+  it('knowledge, and its errors', async () => {
+    const created = await api.post('/api/knowledge', { title: 'Reset your password', body: 'Open Settings, then Security.', language: 'en', tags: ['account'] });
+    expectStatus(created, 201);
+    const id = created.body.article.id;
+    expectStatus(await api.get('/api/knowledge'), 200);
+    expectStatus(await api.get('/api/knowledge/search?q=password&language=en&limit=5'), 200);
+    expectStatus(await api.get(`/api/knowledge/${id}`), 200);
+    expectStatus(await api.patch(`/api/knowledge/${id}`, { tags: [] }), 200);
+    expectStatus(await api.post('/api/knowledge', { title: '', body: 'x' }), 400);
+    expectStatus(await api.get('/api/knowledge/search'), 400);
+    expectStatus(await api.delete(`/api/knowledge/${id}`), 204);
+    expectStatus(await api.get(`/api/knowledge/${id}`), 404);
+  });
+
+  it('the AI owner’s settings, and their errors', async () => {
+    expectStatus(await api.get('/api/ai'), 200);
+    expectStatus(await api.patch('/api/ai', { enabled: false, model: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: 'sk-x' }, handoffTo: 'agent-1' }), 200);
+    expectStatus(await api.patch('/api/ai', { minScore: 2 }), 400);
+    expectStatus(await api.patch('/api/ai', { handoffTo: 'not-a-member' }), 403);
+
+    const ticket = (await api.post('/api/v1/tickets', newTicket())).body.data;
+    expectStatus(await api.patch(`/api/v1/tickets/${ticket.id}`, { assignedTo: 'ai' }), 200);
+    expectStatus(await api.get(`/api/v1/tickets/${ticket.id}/ai`), 200);
+    expectStatus(await api.post(`/api/v1/tickets/${ticket.id}/ai/dry-run`), 200);
+    expectStatus(await api.get(`/api/v1/tickets/${UNKNOWN_ID}/ai`), 404);
+    expectStatus(await api.post(`/api/v1/tickets/${ticket.id}/ai/drafts/${UNKNOWN_ID}/send`, { authorId: 'agent-1' }), 404);
+    expectStatus(await api.post(`/api/v1/tickets/${ticket.id}/ai/drafts/${UNKNOWN_ID}/send`, { authorId: 'not-a-member' }), 403);
+    expectStatus(await api.post(`/api/v1/tickets/${ticket.id}/ai/drafts/${UNKNOWN_ID}/send`, {}), 400);
+    // A draft as the owner's run writes one (no worker runs here).
+    const draftId = randomUUID();
+    await app.orm.em.fork().getConnection().execute(
+      `insert into "ai_turns" ("id", "workspace_id", "ticket_id", "answers_message_id", "action", "citations", "body", "draft_state", "created_at")
+       select ?, "workspace_id", "id", ?, 'draft', '{}', 'Try turning it off and on.', 'waiting', now() from "tickets" where "id" = ?`,
+      [draftId, randomUUID(), ticket.id],
+    );
+    expectStatus(await api.get(`/api/v1/tickets/${ticket.id}/ai`), 200);
+    expectStatus(await api.post(`/api/v1/tickets/${ticket.id}/ai/drafts/${draftId}/send`, { authorId: 'agent-1' }), 200);
+    expectStatus(await api.post(`/api/v1/tickets/${ticket.id}/ai/drafts/${draftId}/send`, { authorId: 'agent-1' }), 409);
   });
 
   it('rate limiting (429 with Retry-After)', async () => {

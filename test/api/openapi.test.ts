@@ -146,6 +146,7 @@ describe('GET /openapi.json', () => {
       '/api/calendars': (await api.post('/api/calendars', { name: 'Bodies', timeZone: 'UTC', hours: [{ day: 'mon', from: '09:00', to: '17:00' }] })).body.calendar.id,
       '/api/approvals': (await askApproval(app.orm, api, ws.workspaceId)).approvalId,
       '/api/sla-policies': (await api.post('/api/sla-policies', { name: 'Bodies', targets: [] })).body.policy.id,
+      '/api/knowledge': (await api.post('/api/knowledge', { title: 'Bodies', body: 'Bodies.' })).body.article.id,
     };
     type Body = { required?: string[]; additionalProperties?: unknown };
     const strictBodies = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -154,15 +155,19 @@ describe('GET /openapi.json', () => {
         .filter((o): o is { method: string; path: string; schema: Body } => o.schema?.additionalProperties === false),
     );
     expect(strictBodies.map((b) => `${b.method} ${b.path}`).sort()).toEqual([
+      'PATCH /api/ai',
       'PATCH /api/calendars/{id}',
       'PATCH /api/sla-policies/{id}',
+      'PATCH /api/knowledge/{id}',
       'PATCH /api/v1/tickets/{id}',
       'PATCH /api/workflows/{id}',
       'POST /api/approvals/{id}/decision',
       'POST /api/calendars',
       'POST /api/sla-policies',
       'POST /api/sla-policies/backtest',
+      'POST /api/knowledge',
       'POST /api/v1/tickets',
+      'POST /api/v1/tickets/{id}/ai/drafts/{draftId}/send',
       'POST /api/v1/tickets/{id}/messages',
       'POST /api/v1/tickets/{id}/notes',
       'POST /api/v1/tickets/{id}/replies',
@@ -174,8 +179,8 @@ describe('GET /openapi.json', () => {
       'POST /api/workflows/{id}/trigger',
     ]);
     for (const { method, path, schema } of strictBodies) {
-      const prefix = (['/api/v1/tickets', '/api/calendars', '/api/approvals', '/api/sla-policies'] as const).find((p) => path.startsWith(p)) ?? '/api/workflows';
-      const res = await api.call(method, path.replace('{id}', ids[prefix]), { notAField: 1 });
+      const prefix = (Object.keys(ids) as Array<keyof typeof ids>).find((p) => path.startsWith(p)) ?? '/api/workflows';
+      const res = await api.call(method, path.replace('{id}', ids[prefix]).replace('{draftId}', ids[prefix]), { notAField: 1 });
       expect(res.status, `${method} ${path}`).toBe(400);
       const named = (res.body.error.details as Array<{ path: string }>).map((d) => d.path);
       expect(named, `${method} ${path}`).toEqual(expect.arrayContaining(['notAField', ...(schema.required ?? [])]));

@@ -23,7 +23,9 @@ import { historyFromJson } from './fixtures/history-json.ts';
 // run-automation-approval.json a run that asks for an approval, is woken by the decision's
 // signal, then asks again and goes on at the time-out, and
 // sla-clocks-v1.json a ticket's service-level timers (slaClocks, recorded by
-// fixtures/record-sla-clocks-history.ts). The current workflow code must replay each exactly.
+// fixtures/record-sla-clocks-history.ts), and ai-owner-v1.json a run of the AI
+// owner (temporal/workflows/ai-owner.ts) that asks its model again after an unusable answer.
+// The current workflow code must replay each exactly.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Replay workers report each state change at INFO; keep warnings and errors.
@@ -137,6 +139,15 @@ describe('replaying saved run histories', () => {
     expect(history.events!.some((e) => e.timerCanceledEventAttributes)).toBe(true);
     const activities = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
     expect(activities).toEqual(['slaInstantsDue', 'slaInstantsDue', 'slaInstantsDue']);
+
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
+  });
+
+  it('ai-owner-v1 replays: the AI owner looks, asks the model twice (an unusable answer, then a reply) and acts', async () => {
+    const history = await savedHistory('ai-owner-v1.json');
+    expect(localActivityTypes(history)).toEqual(['aiLook', 'aiAct']);
+    const scheduled = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(scheduled).toEqual(['aiAskModel', 'aiAskModel']);
 
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history)).resolves.toBeUndefined();
   });

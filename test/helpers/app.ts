@@ -14,6 +14,7 @@ import { WorkspaceService } from '../../src/workspaces/service.ts';
 import { useFixture } from './fixture.ts';
 import { EventDelivery } from '../../src/triggers/event-delivery.ts';
 import type { WorkflowEngine } from '../../src/executions/engine.ts';
+import { testSecrets } from './mailbox.ts';
 
 export type TestApp = {
   baseUrl: string;
@@ -41,6 +42,7 @@ export async function startTestApp(overrides: Partial<AppDeps> = {}, opts: { fee
     logger,
     keys,
     feed,
+    secrets: () => testSecrets,
     ...overrides,
   });
   const server: Server = await new Promise((resolve) => {

@@ -71,16 +71,16 @@ export async function startEngineApp(opts: EngineAppOptions = {}): Promise<Engin
   const connection = await connectTemporal(temporal);
   const engine = new TemporalEngine(connection, { namespace: 'default', taskQueue });
   const workspaceIds = new Set<string>();
-  const relay = createOutboxRelay({ orm, engine, logger, databaseUrl, pollMs: 200, workspaceIds, outboxRetentionDays: 30 });
+  const relay = createOutboxRelay({ orm, engine, aiOwner: engine, logger, databaseUrl, pollMs: 200, workspaceIds, outboxRetentionDays: 30 });
   relay.start();
   const schedules = new TemporalSchedules(engine.client, taskQueue);
   const feed = opts.feed ? new EventFeed({ source: new OutboxFeedSource(orm), wakeups: new PgNotifications(databaseUrl), logger }) : undefined;
-  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, mailDelivery: engine, readiness: [{ name: 'temporal', check: () => engine.ping() }], console: opts.console, feed });
+  const app = createApp({ orm, config: { rateLimit: { perSecond: 0, burst: 0 } }, logger, engine, schedules, mailDelivery: engine, secrets: () => testSecrets, httpAllow: opts.httpAllow, readiness: [{ name: 'temporal', check: () => engine.ping() }], console: opts.console, feed });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const launch = () =>
-    startWorker({ orm, logger, engine, temporal, taskQueue, httpAllow: opts.httpAllow ?? [], secrets: () => testSecrets, workflowBundle: { codePath: inject('workflowBundlePath') } });
+    startWorker({ orm, logger, engine, mailDelivery: engine, temporal, taskQueue, httpAllow: opts.httpAllow ?? [], secrets: () => testSecrets, workflowBundle: { codePath: inject('workflowBundlePath') } });
   const engineApp: EngineApp = {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     orm,
