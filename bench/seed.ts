@@ -4,6 +4,9 @@ import type pg from 'pg';
  * Fills a workspace with tickets straight in SQL, the only place the bench writes Deskflow's
  * tables itself: when a ticket gains a column, or the schema a table that must stay in step
  * with tickets (the tag counters, the search documents), adapt this function and nothing else.
+ * The ticket counters (ticket_counts, and ticket_filter_counts by priority, source and kind of
+ * assignee) fill themselves: the statement triggers of tickets keep both for each insert here,
+ * in the shard of the seeding connection.
  *
  * Tickets are numbered; ticket n is n × 10 s after 2024-01-01, so seeding in steps (10k, then
  * up to 100k, …) adds newer tickets in front, as a workspace grows. Seeded tickets have no

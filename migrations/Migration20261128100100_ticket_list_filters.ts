@@ -3,35 +3,54 @@ import { Migration } from '@mikro-orm/migrations';
 const KIND = (t: string) => `case when ${t}."assigned_to" is null then 'none' when ${t}."assigned_to" = 'ai' then 'ai' else 'member' end`;
 const KEY = '"workspace_id", "status", "priority", "source", "assignee", "shard"';
 
-/** The counting function of the given key (see the ticket_counts migration for the shards). */
-function countFunction(wide: boolean): string {
-  const columns = wide ? '"workspace_id", "status", "priority", "source", "assignee"' : '"workspace_id", "status"';
-  const conflict = wide ? KEY : '"workspace_id", "status", "shard"';
-  const of = (t: string) => (wide ? `${t}."workspace_id", ${t}."status", ${t}."priority", ${t}."source", ${KIND(t)} as "assignee"` : `${t}."workspace_id", ${t}."status"`);
-  const keyOf = (t: string) => (wide ? `${t}."workspace_id", ${t}."status", ${t}."priority", ${t}."source", ${t}."assignee"` : `${t}."workspace_id", ${t}."status"`);
-  const changed = wide
-    ? `(o."status", o."priority", o."source", ${KIND('o')}) is distinct from (n."status", n."priority", n."source", ${KIND('n')})`
-    : 'o."status" <> n."status"';
-  const groups = wide ? '1, 2, 3, 4, 5' : '1, 2';
-  return `create or replace function "deskflow_count_tickets"() returns trigger language plpgsql as $$
-begin
-  if tg_op = 'INSERT' then
-    insert into "ticket_counts" as c (${columns}, "shard", "count")
-    select ${of('n')}, pg_backend_pid() % 16, count(*) from "new_tickets" n group by ${groups}
-    on conflict (${conflict}) do update set "count" = c."count" + excluded."count";
-  elsif tg_op = 'DELETE' then
-    insert into "ticket_counts" as c (${columns}, "shard", "count")
-    select ${of('o')}, pg_backend_pid() % 16, -count(*) from "old_tickets" o group by ${groups}
-    on conflict (${conflict}) do update set "count" = c."count" + excluded."count";
-  else
-    insert into "ticket_counts" as c (${columns}, "shard", "count")
-    select ${keyOf('d')}, pg_backend_pid() % 16, sum(d."delta") from (
+/** What the ticket_counts migration's function does to `ticket_counts` on `op`, unchanged. */
+const NARROW = {
+  insert: `insert into "ticket_counts" as c ("workspace_id", "status", "shard", "count")
+    select "workspace_id", "status", pg_backend_pid() % 16, count(*) from "new_tickets" group by "workspace_id", "status"
+    on conflict ("workspace_id", "status", "shard") do update set "count" = c."count" + excluded."count";`,
+  delete: `insert into "ticket_counts" as c ("workspace_id", "status", "shard", "count")
+    select "workspace_id", "status", pg_backend_pid() % 16, -count(*) from "old_tickets" group by "workspace_id", "status"
+    on conflict ("workspace_id", "status", "shard") do update set "count" = c."count" + excluded."count";`,
+  update: `insert into "ticket_counts" as c ("workspace_id", "status", "shard", "count")
+    select d."workspace_id", d."status", pg_backend_pid() % 16, sum(d."delta") from (
+      select n."workspace_id", n."status", 1 as "delta" from "new_tickets" n join "old_tickets" o on o."id" = n."id" where o."status" <> n."status"
+      union all
+      select o."workspace_id", o."status", -1 from "new_tickets" n join "old_tickets" o on o."id" = n."id" where o."status" <> n."status"
+    ) d
+    group by d."workspace_id", d."status"
+    on conflict ("workspace_id", "status", "shard") do update set "count" = c."count" + excluded."count";`,
+};
+
+/** The same for `ticket_filter_counts`, by status, priority, source and kind of assignee. */
+function wide(op: 'insert' | 'delete' | 'update'): string {
+  const of = (t: string) => `${t}."workspace_id", ${t}."status", ${t}."priority", ${t}."source", ${KIND(t)} as "assignee"`;
+  const into = `insert into "ticket_filter_counts" as c ("workspace_id", "status", "priority", "source", "assignee", "shard", "count")`;
+  const upsert = `on conflict (${KEY}) do update set "count" = c."count" + excluded."count";`;
+  if (op === 'insert') return `${into}\n    select ${of('n')}, pg_backend_pid() % 16, count(*) from "new_tickets" n group by 1, 2, 3, 4, 5\n    ${upsert}`;
+  if (op === 'delete') return `${into}\n    select ${of('o')}, pg_backend_pid() % 16, -count(*) from "old_tickets" o group by 1, 2, 3, 4, 5\n    ${upsert}`;
+  const changed = `(o."status", o."priority", o."source", ${KIND('o')}) is distinct from (n."status", n."priority", n."source", ${KIND('n')})`;
+  return `${into}
+    select d."workspace_id", d."status", d."priority", d."source", d."assignee", pg_backend_pid() % 16, sum(d."delta") from (
       select ${of('n')}, 1 as "delta" from "new_tickets" n join "old_tickets" o on o."id" = n."id" where ${changed}
       union all
       select ${of('o')}, -1 from "new_tickets" n join "old_tickets" o on o."id" = n."id" where ${changed}
     ) d
-    group by ${groups}
-    on conflict (${conflict}) do update set "count" = c."count" + excluded."count";
+    group by 1, 2, 3, 4, 5
+    ${upsert}`;
+}
+
+/** The counting function: `ticket_counts` as before and, with `filters`, `ticket_filter_counts` after it (in that order in every writer). */
+function countFunction(filters: boolean): string {
+  const branch = (op: 'insert' | 'delete' | 'update') => (filters ? `${NARROW[op]}\n    ${wide(op)}` : NARROW[op]);
+  // Each branch names only the transition tables its trigger has (plpgsql plans a statement when it first runs).
+  return `create or replace function "deskflow_count_tickets"() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'INSERT' then
+    ${branch('insert')}
+  elsif tg_op = 'DELETE' then
+    ${branch('delete')}
+  else
+    ${branch('update')}
   end if;
   return null;
 end $$;`;
@@ -40,10 +59,13 @@ end $$;`;
 /**
  * The ticket list's filters and sorts (src/tickets/list.ts) at a million tickets:
  *
- * - `ticket_counts` also tells tickets apart by priority, source and kind of assignee (none, the
- *   AI agent, a member), so that the exact total of a list filtered by those (and status) is
- *   still a sum of counters. The same one statement per write keeps them; the counters are
- *   counted afresh here, with writes to tickets held back meanwhile.
+ * - `ticket_filter_counts`: tickets per status, priority, source and kind of assignee (none, the
+ *   AI agent, a member), so that the exact total of a list filtered by those is still a sum of
+ *   counters. The statement triggers of `tickets` keep it in the same call that keeps
+ *   `ticket_counts` (which stays narrow: the plain and status-only lists sum at most 5 × 16 rows
+ *   there, where they would sum up to 180 × 16 here). Its shards are folded into shard 0 by the
+ *   relay's periodic purge (counts.ts, foldFilterCounts). Counted afresh here, with writes to
+ *   tickets held back meanwhile.
  * - `ticket_tag_counts`: tickets per tag, kept by the write that changes a ticket's tags.
  * - Indexes where page 1 or the total would otherwise read the whole workspace: by updated_at
  *   (sort), by customer email (any letter case), by assignee and by tag. The last two are
@@ -57,15 +79,13 @@ export class Migration20261128100100_ticket_list_filters extends Migration {
   override up(): void | Promise<void> {
     // The counters and the tickets stay in step: no ticket changes until this commits.
     this.addSql(`lock table "tickets" in share row exclusive mode;`);
-    this.addSql(`alter table "ticket_counts" drop constraint "ticket_counts_pkey";`);
-    this.addSql(`alter table "ticket_counts" add "priority" text not null default 'medium', add "source" text not null default 'api', add "assignee" text not null default 'none';`);
-    this.addSql(`alter table "ticket_counts" add primary key (${KEY});`);
-    this.addSql(`alter table "ticket_counts" add constraint "ticket_counts_priority_check" check ("priority" in ('low', 'medium', 'high', 'urgent'));`);
-    this.addSql(`alter table "ticket_counts" add constraint "ticket_counts_source_check" check ("source" in ('email', 'widget', 'api'));`);
-    this.addSql(`alter table "ticket_counts" add constraint "ticket_counts_assignee_check" check ("assignee" in ('none', 'ai', 'member'));`);
+    this.addSql(`create table "ticket_filter_counts" ("workspace_id" uuid not null, "status" text not null, "priority" text not null, "source" text not null, "assignee" text not null, "shard" smallint not null, "count" bigint not null default '0', primary key (${KEY}));`);
+    this.addSql(`alter table "ticket_filter_counts" add constraint "ticket_filter_counts_status_check" check ("status" in ('open', 'pending', 'escalated', 'solved', 'closed'));`);
+    this.addSql(`alter table "ticket_filter_counts" add constraint "ticket_filter_counts_priority_check" check ("priority" in ('low', 'medium', 'high', 'urgent'));`);
+    this.addSql(`alter table "ticket_filter_counts" add constraint "ticket_filter_counts_source_check" check ("source" in ('email', 'widget', 'api'));`);
+    this.addSql(`alter table "ticket_filter_counts" add constraint "ticket_filter_counts_assignee_check" check ("assignee" in ('none', 'ai', 'member'));`);
+    this.addSql(`insert into "ticket_filter_counts" (${KEY}, "count") select t."workspace_id", t."status", t."priority", t."source", ${KIND('t')}, 0, count(*) from "tickets" t group by 1, 2, 3, 4, 5;`);
     this.addSql(countFunction(true));
-    this.addSql(`delete from "ticket_counts";`);
-    this.addSql(`insert into "ticket_counts" (${KEY}, "count") select t."workspace_id", t."status", t."priority", t."source", ${KIND('t')}, 0, count(*) from "tickets" t group by 1, 2, 3, 4, 5;`);
 
     this.addSql(`create table "ticket_tag_counts" ("workspace_id" uuid not null, "tag" varchar(100) not null, "shard" smallint not null, "count" bigint not null default '0', primary key ("workspace_id", "tag", "shard"));`);
     this.addSql(`insert into "ticket_tag_counts" ("workspace_id", "tag", "shard", "count") select t."workspace_id", tag, 0, count(*) from "tickets" t, unnest(t."tags") as tag group by 1, 2;`);
@@ -83,14 +103,8 @@ export class Migration20261128100100_ticket_list_filters extends Migration {
     this.addSql(`drop index if exists "tickets_tags_idx";`);
 
     this.addSql(`drop table if exists "ticket_tag_counts";`);
-    this.addSql(`lock table "tickets" in share row exclusive mode;`);
-    this.addSql(`alter table "ticket_counts" drop constraint "ticket_counts_pkey";`);
-    this.addSql(`alter table "ticket_counts" drop constraint "ticket_counts_priority_check", drop constraint "ticket_counts_source_check", drop constraint "ticket_counts_assignee_check";`);
-    this.addSql(`alter table "ticket_counts" drop column "priority", drop column "source", drop column "assignee";`);
-    this.addSql(`delete from "ticket_counts";`);
-    this.addSql(`alter table "ticket_counts" add primary key ("workspace_id", "status", "shard");`);
     this.addSql(countFunction(false));
-    this.addSql(`insert into "ticket_counts" ("workspace_id", "status", "shard", "count") select "workspace_id", "status", 0, count(*) from "tickets" group by 1, 2;`);
+    this.addSql(`drop table if exists "ticket_filter_counts";`);
   }
 
 }

@@ -1,5 +1,5 @@
 import { ApiKey, ApiKeyUsage, Member, Workspace } from '../workspaces/entity.ts';
-import { TicketCount, TicketTagCount } from '../tickets/counts.ts';
+import { TicketCount, TicketFilterCount, TicketTagCount } from '../tickets/counts.ts';
 import { Ticket } from '../tickets/entity.ts';
 import { Message } from '../messages/entity.ts';
 import { OutboxEvent } from '../events/entity.ts';
@@ -18,4 +18,4 @@ import { KnowledgeArticle } from '../knowledge/entity.ts';
 import { AiSettings, AiTurn, AiWakeup } from '../ai/entity.ts';
 
 /** Every entity of the schema; migrations are generated from these. */
-export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, Note, TicketSearch, TicketTagCount, Approval, SlaPolicy, SlaTerms, TicketSla, SlaTarget, SlaPass, SlaBreachCount, KnowledgeArticle, AiSettings, AiTurn, AiWakeup];
+export const entities = [Workspace, ApiKey, ApiKeyUsage, Member, Ticket, Message, OutboxEvent, Workflow, WorkflowVersion, Execution, ExecutionStep, ReplySignal, TicketCount, IdempotencyKey, ExecutionCount, Mailbox, MailReceipt, MailMessage, MailDelivery, Calendar, Note, TicketSearch, TicketTagCount, TicketFilterCount, Approval, SlaPolicy, SlaTerms, TicketSla, SlaTarget, SlaPass, SlaBreachCount, KnowledgeArticle, AiSettings, AiTurn, AiWakeup];

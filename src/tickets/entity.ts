@@ -24,7 +24,7 @@ const TicketSchema = defineEntity({
     messageSeq: p.integer().default(0),
     updatedAt: p.datetime(3).onCreate((t: { createdAt?: Date }) => t.createdAt ?? new Date()),
   },
-  // Keep ticket_counts (src/tickets/counts.ts).
+  // Keep ticket_counts and ticket_filter_counts (src/tickets/counts.ts).
   triggers: countTriggers('tickets', 'deskflow_count_tickets'),
   indexes: [
     { name: 'tickets_workspace_created_idx', expression: 'create index "tickets_workspace_created_idx" on "tickets" ("workspace_id", "created_at" desc, "id" desc)' },

@@ -5,6 +5,7 @@ import { errorFields, type Logger } from '../logger.ts';
 import { purgeDeliveredEvents } from '../events/outbox.ts';
 import { purgeFinishedExecutions } from '../executions/retention.ts';
 import { IdempotencyService } from '../idempotency/service.ts';
+import { foldFilterCounts } from '../tickets/counts.ts';
 import { ExecutionDispatcher } from '../executions/dispatcher.ts';
 import { EventDelivery, newRelayMetrics, type RelayMetrics } from './event-delivery.ts';
 import { ReplySignals } from './reply-signals.ts';
@@ -29,7 +30,7 @@ export type PendingReplies = { signalPending(limit: number, workspaceIds?: strin
 export type SlaUpkeep = { runPending(workspaceIds: string[] | undefined, budgetMs: number): Promise<number>; signalPending?(limit: number, workspaceIds?: string[]): Promise<number> };
 /**
  * Deletes up to `limit` rows past their time (idempotency keys, delivered events, finished
- * executions); returns how many. `batchSize` overrides the relay's purge batch (ten of its
+ * executions) or spent (the filter counters' shards, folded); returns how many. `batchSize` overrides the relay's purge batch (ten of its
  * delivery batches) for rows whose deletion cascades to others.
  */
 export type ExpiredRows = { purgeExpired(limit: number, workspaceIds?: string[]): Promise<number>; batchSize?: number };
@@ -298,6 +299,8 @@ export function createOutboxRelay(
         purgeExpired: (limit, scope) => purgeFinishedExecutions(deps.orm.em.fork(), deps.executionRetentionDays ?? 90, limit, scope),
         batchSize: 200,
       },
+      // Not expired rows but spent ones: the filter counters' shards, folded into one row per combination.
+      'ticket filter counter shards': { purgeExpired: (limit, scope) => foldFilterCounts(deps.orm.em.fork(), limit, scope) },
     },
     wakeups: new PgNotifications(deps.databaseUrl),
   });
