@@ -8,14 +8,16 @@ import { useMe } from '../../ui/me.tsx';
 import { useShortcuts } from '../../ui/shortcuts.ts';
 import { SlaClocks } from '../../ui/SlaClocks.tsx';
 import { ExecutionTable } from '../RunsPage.tsx';
+import { AiOwner } from './AiOwner.tsx';
 import { Composer } from './Composer.tsx';
 import { TicketControls } from './TicketControls.tsx';
 import { useTicket } from './useTicket.ts';
 
 /**
  * A ticket, worked on without leaving the page: its conversation with the notes in line, the
- * composer (reply or note), its status, priority, assignee and tags, and the automation runs on
- * it, all following the live feed. Keys: r replies, n notes, / searches the inbox.
+ * composer (reply or note), its status, priority, assignee and tags, the automation runs on it
+ * and what the AI owner did and would do, all following the live feed. Keys: r replies, n notes,
+ * / searches the inbox.
  */
 export function TicketPage({ ticketId }: { ticketId: string }) {
   const model = useTicket(ticketId);
@@ -62,6 +64,7 @@ export function TicketPage({ ticketId }: { ticketId: string }) {
         <div>
           <h2>Automation runs</h2>
           <Runs runs={model.runs} more={model.moreRuns} names={model.workflowNames} onOlder={() => void model.olderRuns()} />
+          <AiOwner ticketId={ticket.id} assignedTo={ticket.assignedTo} me={me} />
         </div>
       </div>
     </section>

@@ -1,0 +1,75 @@
+// The AI owner's part of a ticket's page wired to the API and the live feed: its turns, read
+// again when the feed says the ticket changed (a reply, a hand-off), the titles of the articles
+// they cite, sending a waiting draft as the agent of the tab, and the dry run. The state is
+// console/src/model/ai-owner.ts.
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { api, ApiError } from '../../api.ts';
+import { aiOwnerReducer, initialAiOwner, rereadsTurns, unknownCitations } from '../../model/ai-owner.ts';
+import type { LiveEvent } from '../../model/live.ts';
+import { useLive } from '../../ui/live.tsx';
+
+export function useAiOwner(ticketId: string) {
+  const [state, dispatch] = useReducer(aiOwnerReducer, undefined, initialAiOwner);
+
+  // Only the latest read is kept: an answer to an older one that arrives late is dropped.
+  const reads = useRef(0);
+  const readTurns = useCallback(async () => {
+    const read = ++reads.current;
+    try {
+      const turns = await api.aiTurns(ticketId);
+      if (read === reads.current) dispatch({ type: 'turnsLoaded', turns });
+    } catch (err) {
+      if (read === reads.current) dispatch({ type: 'turnsFailed', error: err });
+    }
+  }, [ticketId]);
+  useEffect(() => void readTurns(), [readTurns]);
+
+  const onEvent = useCallback(
+    (event: LiveEvent) => {
+      if (rereadsTurns(event, ticketId)) void readTurns();
+    },
+    [ticketId, readTurns],
+  );
+  useLive(onEvent, readTurns);
+
+  // Each cited article's title is asked for once; one that is gone is shown as such.
+  const asked = useRef(new Set<string>());
+  const missing = unknownCitations(state).filter((id) => !asked.current.has(id));
+  useEffect(() => {
+    if (missing.length === 0) return;
+    for (const id of missing) asked.current.add(id);
+    void Promise.all(
+      missing.map((id) =>
+        api.getArticle(id).then(
+          (a): [string, string | null] => [id, a.title],
+          (): [string, string | null] => [id, null],
+        ),
+      ),
+    ).then((pairs) => dispatch({ type: 'titlesLoaded', titles: Object.fromEntries(pairs) }));
+  }, [missing.join(',')]);
+
+  const dryRun = useCallback(async () => {
+    dispatch({ type: 'dryRunStarted' });
+    try {
+      dispatch({ type: 'dryRunAnswered', answer: await api.aiDryRun(ticketId) });
+    } catch (err) {
+      dispatch({ type: 'dryRunFailed', error: err });
+    }
+  }, [ticketId]);
+
+  const sendDraft = useCallback(
+    async (draftId: string, authorId: string) => {
+      dispatch({ type: 'sendStarted', draftId });
+      try {
+        dispatch({ type: 'sent', turn: await api.sendAiDraft(ticketId, draftId, authorId) });
+      } catch (err) {
+        dispatch({ type: 'sendFailed', draftId, error: err });
+        // Sent by someone else meanwhile, or replaced: show what it is now.
+        if (err instanceof ApiError && err.code === 'draft_not_waiting') void readTurns();
+      }
+    },
+    [ticketId, readTurns],
+  );
+
+  return { state, dryRun, closeDryRun: () => dispatch({ type: 'dryRunClosed' }), sendDraft };
+}
