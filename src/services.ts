@@ -3,6 +3,7 @@ import { checkApprovers } from './approvals/approvers.ts';
 import { ApprovalService } from './approvals/service.ts';
 import { AiSettingsService } from './ai/settings.ts';
 import { takeUpWaitingTickets } from './ai/wakeups.ts';
+import { draftDecisions } from './ai/drafts.ts';
 import { AiOwner } from './ai/owner.ts';
 import { CalendarService } from './calendars/service.ts';
 import { activePoliciesUsing, SlaPolicyService } from './sla/service.ts';
@@ -76,7 +77,7 @@ function servicesOn(em: EntityManager, deps: ServiceDeps) {
     idempotency: new IdempotencyService(em),
     dryRuns: new DryRunService(em),
     replies: new ReplyService(em, { starter: deps.mailDelivery, afterCommit: deps.afterCommit, logger: deps.logger }),
-    approvals: new ApprovalService(em, { engine: deps.engine, afterCommit: deps.afterCommit, logger: deps.logger }),
+    approvals: new ApprovalService(em, { engine: deps.engine, afterCommit: deps.afterCommit, logger: deps.logger, drafts: draftDecisions({ mailDelivery: deps.mailDelivery, logger: deps.logger }) }),
     knowledge: new KnowledgeService(em),
     ai: new AiSettingsService(em, { secrets: deps.secrets, httpAllow: deps.httpAllow, onTurnedOn: takeUpWaitingTickets }),
     owner: new AiOwner({ fork: () => em.fork(), logger: deps.logger, secrets: deps.secrets, httpAllow: deps.httpAllow ?? [], mailDelivery: deps.mailDelivery }),

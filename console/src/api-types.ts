@@ -166,10 +166,13 @@ export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | '
 /** A run's question to named people (GET /api/approvals). */
 export type Approval = {
   id: string;
-  workflowId: string;
-  executionId: string;
+  /** `run`: a request_approval node of a run; `ai_owner`: the AI owner about a draft reply. */
+  source: 'run' | 'ai_owner';
+  workflowId: string | null;
+  executionId: string | null;
   ticketId: string | null;
-  nodeId: string;
+  nodeId: string | null;
+  draftId: string | null;
   question: string;
   approvers: string[];
   quorum: 'any' | 'all';
@@ -224,7 +227,7 @@ export type AiTurn = {
   messageId: string | null;
   answersMessageId: string;
   model: string | null;
-  draft: { body: string; state: 'waiting' | 'sent' | 'superseded'; sentAt: string | null; sentBy: string | null } | null;
+  draft: { body: string; state: 'waiting' | 'sent' | 'superseded' | 'discarded'; sentAt: string | null; sentBy: string | null; approvalId: string | null } | null;
 };
 
 /** What the owner would do on a ticket now (POST /api/v1/tickets/:id/ai/dry-run). */

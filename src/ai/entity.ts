@@ -29,7 +29,7 @@ AiSettingsSchema.setClass(AiSettings);
 
 export const TURN_ACTIONS = ['reply', 'handoff', 'draft'] as const;
 export type TurnAction = (typeof TURN_ACTIONS)[number];
-export const DRAFT_STATES = ['waiting', 'sent', 'superseded'] as const;
+export const DRAFT_STATES = ['waiting', 'sent', 'superseded', 'discarded'] as const;
 export type DraftState = (typeof DRAFT_STATES)[number];
 
 /**

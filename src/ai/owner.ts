@@ -1,20 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { API_ACTOR } from '../actor.ts';
 import { pgTimestamp, sql } from '../common/sql.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
-import { isUuid } from '../ids.ts';
+import { forbidden } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { articlesForMessage } from '../knowledge/search.ts';
 import type { Logger } from '../logger.ts';
 import type { MailDeliveryStarter } from '../mail/outbound.ts';
 import type { SecretBox } from '../mail/secrets.ts';
-import { initialMessage } from '../messages/service.ts';
-import { ReplyService } from '../mail/replies.ts';
-import { MemberAssignees } from '../tickets/assignees.ts';
-import { TicketService } from '../tickets/service.ts';
 import { readTicket, type TicketRecord } from '../tickets/store.ts';
 import { judgeAnswer } from './answer.ts';
-import { AiSettings } from './entity.ts';
+import { askDraft, draftTx, sendDraftByRoute, type DraftTx } from './drafts.ts';
+import { AiSettings, type DraftState } from './entity.ts';
 import { ModelClient, ModelRefused } from './model.ts';
 import { buildPrompt, type ConversationMessage } from './prompt.ts';
 import { answerFromArticles, handoff, handoffChange, nextStep, replyAction, type FoundArticle, type NextStep } from './rules.ts';
@@ -163,7 +159,7 @@ export class AiOwner {
   async act(input: { workspaceId: string; ticketId: string; messageId: string; decision: OwnerDecision }): Promise<ActResult> {
     return this.inTransaction(async (tx) => {
       const { settings } = await this.settings(tx.em, input.workspaceId);
-      const { step } = await readSituation(tx.em, input.workspaceId, input.ticketId, settings, { forUpdate: true });
+      const { ticket, step } = await readSituation(tx.em, input.workspaceId, input.ticketId, settings, { forUpdate: true });
       if (step.step === 'stop' || step.messageId !== input.messageId) {
         return { done: false, turnId: null, why: step.step === 'stop' ? step.why : 'a newer message waits' };
       }
@@ -183,8 +179,9 @@ export class AiOwner {
         await insertTurn(tx.em, input.workspaceId, { ...turn, action: 'handoff', reason, citations: [], messageId: null, body: null, draftState: null });
         this.deps.logger?.info('AI owner handed off', { ticketId: input.ticketId, code: d.code, to });
       } else if (d.action === 'draft') {
-        await sql(tx.em, `update "ai_turns" set "draft_state" = 'superseded' where "ticket_id" = $1 and "draft_state" = 'waiting'`, [input.ticketId]);
         await insertTurn(tx.em, input.workspaceId, { ...turn, action: 'draft', reason: null, citations: d.citations, messageId: null, body: d.body, draftState: 'waiting' });
+        // The draft asks for a person's yes in the approvals inbox; an older one waiting is replaced, its approval cancelled.
+        await askDraft(tx.em, { workspaceId: input.workspaceId, ticket, draftId: turnId, body: d.body, handoffTo: settings.handoffTo, at: now });
       } else {
         const message = await tx.replies.replyAsOwner(input.workspaceId, input.ticketId, { body: d.body, senderName: settings.senderName, idempotencyKey: `ai:${input.ticketId}:${input.messageId}` });
         await tx.tickets.update(input.workspaceId, input.ticketId, { status: 'pending' }, API_ACTOR);
@@ -196,29 +193,16 @@ export class AiOwner {
 
   /**
    * A person sends a draft (autoSend false): as the owner's reply, by mail when the ticket came
-   * by mail, and the ticket becomes pending. 403 for a sender who is not a member, 404 for a
-   * draft not of this ticket, 409 for one sent already or replaced by a newer draft.
+   * by mail, and the ticket becomes pending; the draft's approval is approved by them. 403 for a
+   * sender who is not a member, 404 for a draft not of this ticket, 409 for one sent already,
+   * replaced by a newer draft or rejected.
    */
   async sendDraft(workspaceId: string, ticketId: string, draftId: string, authorId: string): Promise<TurnView> {
     await readTicket(this.deps.fork(), workspaceId, ticketId);
     const members = await sql(this.deps.fork(), 'select 1 from "members" where "workspace_id" = $1 and "user_id" = $2', [workspaceId, authorId]);
     if (members.length === 0) throw forbidden(`"${authorId}" is not a current member or admin of this workspace.`);
     return this.inTransaction(async (tx) => {
-      const [draft] = isUuid(draftId)
-        ? await sql<{ body: string | null; draft_state: string | null; action: string }>(
-            tx.em,
-            'select "body", "draft_state", "action" from "ai_turns" where "id" = $1 and "ticket_id" = $2 and "workspace_id" = $3 for update',
-            [draftId, ticketId, workspaceId],
-          )
-        : [];
-      if (!draft || draft.action !== 'draft') throw notFound('Draft');
-      if (draft.draft_state !== 'waiting') {
-        throw conflict('draft_not_waiting', draft.draft_state === 'sent' ? 'This draft was sent already.' : 'A newer draft replaced this one: send that one instead.');
-      }
-      const { settings } = await this.settings(tx.em, workspaceId);
-      const message = await tx.replies.replyAsOwner(workspaceId, ticketId, { body: draft.body ?? '', senderName: settings.senderName, idempotencyKey: `ai-draft:${draftId}` });
-      await tx.tickets.update(workspaceId, ticketId, { status: 'pending' }, API_ACTOR);
-      await sql(tx.em, `update "ai_turns" set "draft_state" = 'sent', "message_id" = $2, "sent_at" = $3, "sent_by" = $4 where "id" = $1`, [draftId, message.id, new Date(), authorId]);
+      await sendDraftByRoute(tx, { workspaceId, ticketId, draftId, authorId });
       const [turn] = await turnsOf(tx.em, workspaceId, ticketId, draftId);
       return turn;
     });
@@ -270,16 +254,10 @@ export class AiOwner {
   }
 
   /** Runs `work` in one transaction with the services it writes through; a reply's delivery starts after the commit. */
-  private async inTransaction<T>(work: (tx: { em: EntityManager; tickets: TicketService; replies: ReplyService }) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(work: (tx: DraftTx) => Promise<T>): Promise<T> {
     const em = this.deps.fork();
     const afterCommit: Array<(em: EntityManager) => Promise<void>> = [];
-    const result = await em.transactional((txEm) =>
-      work({
-        em: txEm,
-        tickets: new TicketService(txEm, { assignees: new MemberAssignees(txEm), initialMessage }),
-        replies: new ReplyService(txEm, { starter: this.deps.mailDelivery, afterCommit: (task) => afterCommit.push(task), logger: this.deps.logger }),
-      }),
-    );
+    const result = await em.transactional((txEm) => work(draftTx(txEm, { mailDelivery: this.deps.mailDelivery, afterCommit: (task) => afterCommit.push(task), logger: this.deps.logger })));
     for (const task of afterCommit) await task(em);
     return result;
   }
@@ -315,7 +293,7 @@ export type TurnView = {
   messageId: string | null;
   answersMessageId: string;
   model: string | null;
-  draft: { body: string; state: 'waiting' | 'sent' | 'superseded'; sentAt: string | null; sentBy: string | null } | null;
+  draft: { body: string; state: DraftState; sentAt: string | null; sentBy: string | null; approvalId: string | null } | null;
 };
 
 type TurnRecord = {
@@ -328,7 +306,8 @@ type TurnRecord = {
   answers_message_id: string;
   model: string | null;
   body: string | null;
-  draft_state: 'waiting' | 'sent' | 'superseded' | null;
+  draft_state: DraftState | null;
+  approval_id: string | null;
   sent_at: Date | string | null;
   sent_by: string | null;
 };
@@ -336,8 +315,10 @@ type TurnRecord = {
 async function turnsOf(em: EntityManager, workspaceId: string, ticketId: string, turnId?: string): Promise<TurnView[]> {
   const rows = await sql<TurnRecord>(
     em,
-    `select "id", "created_at", "action", "reason", "citations", "message_id", "answers_message_id", "model", "body", "draft_state", "sent_at", "sent_by"
-       from "ai_turns" where "ticket_id" = $1 and "workspace_id" = $2${turnId ? ' and "id" = $3' : ''} order by "created_at", "id"`,
+    `select t."id", t."created_at", t."action", t."reason", t."citations", t."message_id", t."answers_message_id", t."model", t."body", t."draft_state", t."sent_at", t."sent_by",
+            a."id" as "approval_id"
+       from "ai_turns" t left join "approvals" a on a."draft_id" = t."id"
+      where t."ticket_id" = $1 and t."workspace_id" = $2${turnId ? ' and t."id" = $3' : ''} order by t."created_at", t."id"`,
     turnId ? [ticketId, workspaceId, turnId] : [ticketId, workspaceId],
   );
   return rows.map((r) => ({
@@ -349,7 +330,7 @@ async function turnsOf(em: EntityManager, workspaceId: string, ticketId: string,
     messageId: r.message_id,
     answersMessageId: r.answers_message_id,
     model: r.model,
-    draft: r.action === 'draft' ? { body: r.body ?? '', state: r.draft_state ?? 'waiting', sentAt: r.sent_at ? pgTimestamp(r.sent_at).toISOString() : null, sentBy: r.sent_by } : null,
+    draft: r.action === 'draft' ? { body: r.body ?? '', state: r.draft_state ?? 'waiting', sentAt: r.sent_at ? pgTimestamp(r.sent_at).toISOString() : null, sentBy: r.sent_by, approvalId: r.approval_id } : null,
   }));
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DRAFT_STATES } from './entity.ts';
 import type { OwnerSettings } from './settings.ts';
 
 /** The owner's settings as answers show them: never the model's key, only whether one is kept. */
@@ -49,9 +50,10 @@ export const publicTurn = z
     draft: z
       .strictObject({
         body: z.string(),
-        state: z.enum(['waiting', 'sent', 'superseded']),
+        state: z.enum(DRAFT_STATES).meta({ description: '`waiting` for a person; `sent` (by the drafts route or an approval); `superseded` by a newer draft; `discarded`: its approval was rejected.' }),
         sentAt: z.iso.datetime({ precision: 3 }).nullable(),
         sentBy: z.string().nullable(),
+        approvalId: z.uuid().nullable().meta({ description: 'The approval that asks a person about it (GET /api/approvals/:id); null when the workspace had nobody to ask.' }),
       })
       .nullable()
       .meta({ description: 'Of a draft (autoSend false): its text and what became of it.' }),

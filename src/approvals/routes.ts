@@ -7,14 +7,14 @@ import { IDEMPOTENCY_KEY_REUSED, idempotencyHeaders } from '../idempotency/schem
 import { approvalEnvelope, approvalList, presentApproval } from './presenter.ts';
 import { decisionBody, listApprovalsQuery } from './schema.ts';
 
-/** Approvals runs ask of the key's workspace; mounted under /api/approvals, behind the API key (app.ts). */
+/** Approvals runs and the AI owner ask of the key's workspace; mounted under /api/approvals, behind the API key (app.ts). */
 export function approvalRoutes(): Router<AppState> {
   const router = new Router<AppState>();
 
   const list = operation({
     operationId: 'listApprovals',
     summary: 'List approvals',
-    description: 'The questions runs asked people (request_approval), newest first; `status=pending` for those still waiting.',
+    description: 'The questions runs asked people (request_approval) and the AI owner\'s draft replies waiting for a yes (`source: ai_owner`), newest first; `status=pending` for those still waiting.',
     query: listApprovalsQuery,
     responses: { 200: { description: 'The approvals, newest first.', schema: approvalList } },
   });
@@ -40,6 +40,7 @@ export function approvalRoutes(): Router<AppState> {
     description:
       'One approver\'s decision, recorded at once. With quorum `any` the first decision decides; with `all` every approver must approve; one rejection rejects. ' +
       'The decision that decides it wakes the waiting run, which goes on down its `true` (approved) or `false` (rejected) edge within a second; should the workflow engine be away, it goes on once the engine is back. ' +
+      'An AI owner\'s approval (`source: ai_owner`) is applied with the decision: approved, its draft is sent and the ticket set pending; rejected, the draft is discarded and the ticket handed off. ' +
       '403 when `userId` is not among the approvers or no longer a member or admin of the workspace; 409 `approval_not_pending` (naming its status) or `already_decided`.',
     body: decisionBody,
     headers: idempotencyHeaders,

@@ -48,6 +48,8 @@ export class ApprovalSignals {
           tx.find(Approval, { signalPending: true, ...where }, { orderBy: { decidedAt: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE /* skip locked: processes share the work */ }),
         handOff: async (approval) => {
           approval.signalAttempts += 1;
+          // Only a run's approvals have a signal pending (the AI owner's are applied where decided).
+          if (!approval.temporalWorkflowId) return;
           await this.engine.signalApprovalDecided(approval.temporalWorkflowId, { approvalId: approval.id });
         },
         acknowledge: async (_tx, approvals) => {

@@ -80,7 +80,7 @@ export function metricsRoutes(orm: MikroORM, opts: MetricsOptions): Router<AppSt
   });
   const approvalsPending = new Gauge({
     name: 'deskflow_approvals_pending',
-    help: 'Approvals runs wait for (request_approval) that nobody has decided yet.',
+    help: 'Approvals nobody has decided yet: those runs wait for (request_approval) and the AI owner\'s drafts (autoSend false).',
     registers: [own],
   });
   const breaches = new Counter({

@@ -19,7 +19,7 @@ const app = useTestApp();
 const PEOPLE = [{ userId: 'alice' }, { userId: 'bob', role: 'admin' as const }, { userId: 'carol' }];
 const { ws, api } = useWorkspace(app, PEOPLE);
 
-const APPROVAL_FIELDS = ['approvers', 'decidedAt', 'decisions', 'dueAt', 'executionId', 'id', 'nodeId', 'question', 'quorum', 'requestedAt', 'status', 'ticketId', 'workflowId'];
+const APPROVAL_FIELDS = ['approvers', 'decidedAt', 'decisions', 'draftId', 'dueAt', 'executionId', 'id', 'nodeId', 'question', 'quorum', 'requestedAt', 'source', 'status', 'ticketId', 'workflowId'];
 
 /** A run of this file's workspace (or `workspace`) that reached its `ask` node: the approval it made. */
 function ask(opts: AskOptions & { workspace?: { id: string; api: Client } } = {}): Promise<Asked> {

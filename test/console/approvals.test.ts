@@ -9,6 +9,7 @@ import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import { activateWorkflow, approvalAsked, createWorkflow, finishedExecutions, getTicket, openTicket, triggerWorkflow } from '../helpers/api.ts';
 import { refundApproval, triggerNode } from '../helpers/graphs.ts';
 import { eventually } from '../helpers/poll.ts';
+import { addArticle, PASSWORD_ARTICLE, setOwner, ticketForAi, turnsAfter } from '../helpers/ai.ts';
 
 const app = useEngineApp();
 const chromium = useChromium();
@@ -98,6 +99,24 @@ describe('approvals in the console', () => {
     await page.click('button[data-action=dry-run]');
     await eventually(async () => ((await runStatuses(page)).refused === 'completed' ? true : undefined), 10_000, 'the dry run painted');
     expect(await runStatuses(page)).toMatchObject({ ask: 'completed', refused: 'completed', approved: 'not_reached' });
+    await closeChecked(page);
+  }, TEST_MS);
+
+  it('holds the AI owner’s draft replies too: approving one sends it', async () => {
+    const { ws, api } = await engineWorkspace(app, PEOPLE);
+    await addArticle(api, PASSWORD_ARTICLE);
+    await setOwner(api, { enabled: true, autoSend: false, handoffTo: 'dana' });
+    const ticketId = await ticketForAi(api, 'How do I reset my password?');
+    const [turn] = await turnsAfter(api, ticketId, 1);
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, '#/approvals');
+    const card = `[data-testid=pending-approvals] [data-approval-id="${turn.draft.approvalId}"]`;
+    await page.waitForSelector(card);
+    expect(await texts(page, `${card} .question`)).toEqual([`Send this reply to Casey Customer <customer@example.com> on "Help"?\n\n${PASSWORD_ARTICLE.body}`]);
+    expect(await texts(page, `${card} [data-testid=asked-by]`)).toEqual(['the AI owner (a draft reply)']);
+    await page.select('select[name=actingAs]', 'dana');
+    await page.click(`${card} button[data-action=approve]`);
+    await waitForText(page, '.banner.ok', 'Approved as dana: the AI owner\'s reply is sent.');
+    expect((await getTicket(api, ticketId)).status).toBe('pending');
     await closeChecked(page);
   }, TEST_MS);
 });

@@ -39,4 +39,31 @@ describe('the AI owner’s reply by mail', () => {
     expect((await mailpit.bodies(mail.ID)).Text.trim()).toBe('Unplug the printer at once and keep the room clear.');
     expect((await getTicket(api, ticket.id)).status).toBe('pending');
   });
+
+  it('with autoSend false, is mailed once when a person approves the draft in the approvals inbox', async () => {
+    const { api, mailbox } = await withMailbox([{ userId: 'lead' }]);
+    await addArticle(api, { title: 'Printer smoking or on fire', body: 'Unplug the printer at once.', language: 'en' });
+    await setOwner(api, { enabled: true, handoffTo: 'lead', autoSend: false });
+    await dovecot.append(rawMail({ messageId: '<casey-ai-2@example.com>', subject: 'Printer smoking', from: 'Casey Customer <casey@example.com>' }), { folder: mailbox.folder });
+    const ticket = await eventually(async () => (await api.get('/api/v1/tickets')).body.data[0], 10_000, 'the ticket');
+    expect((await api.patch(`/api/v1/tickets/${ticket.id}`, { assignedTo: 'ai' })).status).toBe(200);
+    const [turn] = await turnsAfter(api, ticket.id, 1);
+    expect(turn).toMatchObject({ action: 'draft', draft: { state: 'waiting' } });
+    const decided = await api.post(`/api/approvals/${turn.draft.approvalId}/decision`, { userId: 'lead', decision: 'approve' });
+    expect(decided.status).toBe(200);
+
+    const ref = ticket.id.replace(/-/g, '').slice(0, 10);
+    const [mail] = await eventually(async () => {
+      const found = (await mailpit.messages()).filter((m) => m.Subject.includes(`[Ticket#${ref}]`));
+      return found.length ? found : undefined;
+    }, 15_000, 'the approved reply in Mailpit');
+    expect(mail.Subject).toBe(`Re: Printer smoking [Ticket#${ref}]`);
+    expect((await mailpit.headers(mail.ID))['In-Reply-To']).toEqual(['<casey-ai-2@example.com>']);
+    expect((await mailpit.bodies(mail.ID)).Text.trim()).toBe('Unplug the printer at once.');
+    expect((await getTicket(api, ticket.id)).status).toBe('pending');
+    // Once: a second decision is refused, and no second mail follows.
+    expect((await api.post(`/api/approvals/${turn.draft.approvalId}/decision`, { userId: 'lead', decision: 'approve' })).status).toBe(409);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await mailpit.messages()).filter((m) => m.Subject.includes(`[Ticket#${ref}]`))).toHaveLength(1);
+  });
 });

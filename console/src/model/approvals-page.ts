@@ -94,6 +94,9 @@ export function approvalsPageReducer(state: ApprovalsPageState, action: Approval
 
 /** What the page says once a decision went through. */
 function decidedNotice(approval: Approval, by: string): string {
+  if (approval.source === 'ai_owner') {
+    return approval.status === 'approved' ? `Approved as ${by}: the AI owner's reply is sent.` : `Rejected as ${by}: the draft is discarded and the ticket handed to a person.`;
+  }
   if (approval.status === 'approved') return `Approved as ${by}: the run goes on down its true branch.`;
   if (approval.status === 'rejected') return `Rejected as ${by}: the run goes on down its false branch.`;
   const left = approval.approvers.filter((a) => !approval.decisions.some((d) => d.userId === a));

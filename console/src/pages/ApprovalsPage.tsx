@@ -33,7 +33,8 @@ export function ApprovalsPage() {
       </div>
       <p className="muted">
         What automations ask people before they go on: a refund over the limit, a downgrade, a reply to an angry customer. The run waits for the decision (or its
-        time-out) and goes on down the branch it chooses within a second.
+        time-out) and goes on down the branch it chooses within a second. The AI owner's draft replies wait here too: approved, the reply is sent; rejected, it is
+        discarded and the ticket goes to a person.
       </p>
       <ErrorBanner error={state.error} onClose={() => dispatch({ type: 'dismiss', what: 'error' })} />
       <NoticeBanner notice={state.notice} onClose={() => dispatch({ type: 'dismiss', what: 'notice' })} />
@@ -120,8 +121,15 @@ function PendingApproval({ approval: a, page }: { approval: Approval; page: Appr
   );
 }
 
-/** The workflow whose run asked, linked to that run. */
+/** The workflow whose run asked, linked to that run; or the AI owner, about its draft. */
 function AskedBy({ approval: a, names }: { approval: Approval; names: Record<string, string> }) {
+  if (a.workflowId === null || a.executionId === null) {
+    return (
+      <span data-testid="asked-by">
+        {a.source === 'ai_owner' ? 'the AI owner (a draft reply)' : 'nobody known'}
+      </span>
+    );
+  }
   return (
     <a href={href.run(a.workflowId, a.executionId)} className="user-text" data-testid="asked-by">
       {names[a.workflowId] ?? 'a deleted workflow'}

@@ -10,10 +10,12 @@ import { refundApproval } from '../../helpers/graphs.ts';
 
 const approval = (over: Partial<Approval> = {}): Approval => ({
   id: 'a1',
+  source: 'run',
   workflowId: 'w1',
   executionId: 'e1',
   ticketId: 't1',
   nodeId: 'ask',
+  draftId: null,
   question: 'Refund 120 EUR?',
   approvers: ['dana', 'lee'],
   quorum: 'any',
