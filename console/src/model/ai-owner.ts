@@ -132,11 +132,13 @@ export const modelWords = (model: string | null): string => model ?? 'articles o
 export function draftWords(draft: NonNullable<AiTurn['draft']>): string {
   switch (draft.state) {
     case 'waiting':
-      return 'Waiting for a person to send it.';
+      return draft.approvalId ? 'Waiting for a person’s yes on the Approvals page, or to be sent here.' : 'Waiting for a person to send it.';
     case 'sent':
       return draft.sentBy ? `Sent by ${draft.sentBy}.` : 'Sent.';
     case 'superseded':
       return 'Replaced by a newer draft.';
+    case 'discarded':
+      return 'Rejected in the approvals: not sent, the ticket handed to a person.';
   }
 }
 

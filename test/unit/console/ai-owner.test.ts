@@ -31,8 +31,8 @@ const turn = (id: string, minute: number, over: Partial<AiTurn> = {}): AiTurn =>
   draft: null,
   ...over,
 });
-const draft = (id: string, minute: number, state: 'waiting' | 'sent' | 'superseded' = 'waiting') =>
-  turn(id, minute, { action: 'draft', draft: { body: 'Unplug it.', state, sentAt: state === 'sent' ? at(minute + 1) : null, sentBy: state === 'sent' ? 'agent-7' : null } });
+const draft = (id: string, minute: number, state: 'waiting' | 'sent' | 'superseded' | 'discarded' = 'waiting', approvalId: string | null = null) =>
+  turn(id, minute, { action: 'draft', draft: { body: 'Unplug it.', state, sentAt: state === 'sent' ? at(minute + 1) : null, sentBy: state === 'sent' ? 'agent-7' : null, approvalId } });
 const answer = (over: Partial<AiDryRun> = {}): AiDryRun => ({ acts: true, why: null, action: 'reply', body: 'Unplug it.', citations: ['k1'], reason: null, model: null, articles: [{ id: 'k1', title: 'Printer on fire', score: 0.6 }], ...over });
 const run = (state: AiOwnerState, ...actions: AiOwnerAction[]) => actions.reduce(aiOwnerReducer, state);
 
@@ -49,6 +49,8 @@ describe('the AI owner on a ticket page', () => {
     expect(draftWords(draft('d', 1).draft!)).toBe('Waiting for a person to send it.');
     expect(draftWords(draft('d', 1, 'sent').draft!)).toBe('Sent by agent-7.');
     expect(draftWords(draft('d', 1, 'superseded').draft!)).toBe('Replaced by a newer draft.');
+    expect(draftWords(draft('d', 1, 'waiting', 'approval-1').draft!)).toBe('Waiting for a person’s yes on the Approvals page, or to be sent here.');
+    expect(draftWords(draft('d', 1, 'discarded', 'approval-1').draft!)).toBe('Rejected in the approvals: not sent, the ticket handed to a person.');
   });
 
   it('shows the turns when the owner handled the ticket or holds it', () => {
