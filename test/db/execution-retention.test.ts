@@ -116,6 +116,7 @@ describe('purging finished executions past their retention', () => {
     // Whether the planner prefers it depends on the table's size; that it can is what the index is for.
     const plan = await orm.em.fork().transactional(async (em) => {
       await em.execute('set local enable_seqscan = off');
+      await em.execute('set local enable_bitmapscan = off');
       return em.execute<Array<{ 'QUERY PLAN': string }>>(
         `explain select id from executions where status in ('completed', 'failed', 'cancelled') and completed_at < now() - make_interval(days => 90) order by completed_at limit 200`,
       );
