@@ -60,7 +60,7 @@ describe('npm start, stopped by a signal', () => {
 
     expect((await waitUntilGone(procs, 60_000)).map(kind)).toEqual([]);
     expect(run.output).toContain(`"msg":"shutting down","reason":"${signal}"`);
-    expect(stoppedSteps(run.output)).toEqual(['http', 'api keys', 'mail', 'relay', 'worker', 'temporal client', 'temporal dev server', 'orm', 'database']);
+    expect(stoppedSteps(run.output)).toEqual(['event streams', 'http', 'api keys', 'mail', 'relay', 'worker', 'temporal client', 'temporal dev server', 'orm', 'database']);
     expect(clusters(inst)).toEqual([]);
     expect(devServers(inst)).toEqual([]);
   });
