@@ -4,7 +4,7 @@
 // ticket, the workflow that asked and when, time left), approves with a comment as themselves,
 // and the run goes on down its true branch; the run view says who decided what.
 import { describe, expect, it } from 'vitest';
-import { addFromPalette, closeChecked, go, node, openConsole, runStatuses, screenshotForDocs, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
+import { addFromPalette, axeViolations, closeChecked, go, node, openConsole, runStatuses, screenshotForDocs, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
 import { engineWorkspace, useEngineApp } from '../helpers/engine.ts';
 import { activateWorkflow, approvalAsked, createWorkflow, finishedExecutions, getTicket, openTicket, triggerWorkflow } from '../helpers/api.ts';
 import { refundApproval, triggerNode } from '../helpers/graphs.ts';
@@ -64,6 +64,7 @@ describe('approvals in the console', () => {
 
     await page.select('select[name=actingAs]', 'lee');
     await page.type(`${card} textarea[name=comment]`, 'Double charge confirmed.');
+    expect(await axeViolations(page)).toEqual([]);
     await screenshotForDocs(page, 'console-approvals.png', { fullPage: true });
     await page.click(`${card} button[data-action=approve]`);
     await waitForText(page, '.banner.ok', 'Approved as lee: the run goes on down its true branch.');
@@ -82,6 +83,7 @@ describe('approvals in the console', () => {
     await waitForText(page, '[data-step="ask"] [data-testid=decisions]', 'Double charge confirmed.');
     expect(await runStatuses(page)).toMatchObject({ start: 'passed', ask: 'completed', approved: 'completed', refused: 'not_reached' });
     await waitForText(page, `${node('ask')} .wf-node-run`, 'approved by lee');
+    expect(await axeViolations(page)).toEqual([]);
     await closeChecked(page);
   }, TEST_MS);
 

@@ -6,7 +6,7 @@
 // shows its clocks, and "what breaks next" lists it and opens it.
 import type { HTTPResponse, Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { closeChecked, hashOf, screenshotForDocs, openConsole, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
+import { axeViolations, closeChecked, hashOf, screenshotForDocs, openConsole, texts, UI_TIMEOUT_MS, useChromium, valueOf, waitForText } from '../helpers/browser.ts';
 import { newWorkspace, useTestApp, type Client } from '../helpers/app.ts';
 import { expectStatus, openTicket } from '../helpers/api.ts';
 import { eventually } from '../helpers/poll.ts';
@@ -33,48 +33,7 @@ async function urgentTicket(api: Client, subject = 'The checkout fails'): Promis
 
 const URGENT_HOUR = { name: 'Urgent within the hour', targets: [{ metric: 'first_reply', priority: 'urgent', seconds: HOUR, warnBeforeSeconds: 900 }] };
 
-type InPage = {
-  document: {
-    querySelectorAll(s: string): ArrayLike<Control>;
-    activeElement: { getAttribute(n: string): string | null } | null;
-    getElementById(id: string): { textContent: string | null } | null;
-  };
-};
-type Control = {
-  tagName: string;
-  type?: string;
-  disabled?: boolean;
-  tabIndex: number;
-  labels?: ArrayLike<{ textContent: string | null }> | null;
-  textContent: string | null;
-  getAttribute(n: string): string | null;
-  outerHTML: string;
-};
-
-/**
- * The controls of `scope` that a keyboard cannot reach or a screen reader cannot name: each
- * input, select, textarea, button and link needs a label (its <label>, aria-label,
- * aria-labelledby, or a button's or link's own text) and no negative tabindex.
- */
-function unlabelled(page: Page, scope: string): Promise<string[]> {
-  return page.evaluate((s) => {
-    const d = (globalThis as unknown as InPage).document;
-    const bad: string[] = [];
-    for (const c of Array.from(d.querySelectorAll(`${s} input, ${s} select, ${s} textarea, ${s} button, ${s} a[href]`))) {
-      if (c.type === 'hidden') continue;
-      const labelledBy = c.getAttribute('aria-labelledby');
-      const name =
-        c.getAttribute('aria-label') ||
-        (labelledBy ? d.getElementById(labelledBy)?.textContent : '') ||
-        Array.from(c.labels ?? [])
-          .map((l) => l.textContent ?? '')
-          .join('') ||
-        (c.tagName === 'BUTTON' || c.tagName === 'A' ? c.textContent : '');
-      if (!name || !name.trim() || c.tabIndex < 0) bad.push(c.outerHTML.slice(0, 160));
-    }
-    return bad;
-  }, scope);
-}
+type InPage = { document: { activeElement: { getAttribute(n: string): string | null } | null } };
 
 /** Presses Tab until the focused element has the name `name` (at most `max` presses): it is reachable by keyboard. */
 async function tabTo(page: Page, name: string, max = 80): Promise<void> {
@@ -105,7 +64,7 @@ describe('the SLA page', () => {
     await page.waitForSelector('[data-testid=no-sla-policies]');
     await page.click('[data-action=new-sla-policy]');
     await page.waitForSelector('[data-testid=sla-policy-form]');
-    expect(await unlabelled(page, 'main')).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // Everything by keyboard: the name, the cell's amount (hours by default), its warning.
     await page.focus('input[name=name]');
@@ -124,7 +83,7 @@ describe('the SLA page', () => {
     await page.click('input[name=matchSome]');
     await page.waitForSelector('select[name="match.operator"]');
     await page.select('select[name="match.operator"]', 'changed');
-    expect(await unlabelled(page, 'main')).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     const refused = page.waitForResponse((r: HTTPResponse) => r.url().endsWith('/api/sla-policies') && r.request().method() === 'POST');
     await tabTo(page, 'targets.resolution.low.seconds');
     await page.keyboard.press('Enter');
@@ -163,7 +122,7 @@ describe('the SLA page', () => {
     const page = await openConsole(chromium.browser, app.baseUrl, key, '#/sla');
     await page.waitForSelector('[data-testid=sla-policy-list]');
     expect(await texts(page, '.policy-name')).toEqual(['Everyone', 'VIP']);
-    expect(await unlabelled(page, 'main')).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.click(`tr[data-policy-id="${vip.id}"] [data-action=move-up]`);
     await eventually(async () => ((await texts(page, '.policy-name')).join() === 'VIP,Everyone' ? true : undefined), 10_000, 'VIP first');
@@ -202,7 +161,7 @@ describe('the SLA page', () => {
     expect(await texts(page, 'tr[data-target="first_reply.urgent"] td')).toEqual(['First reply', 'urgent', '1', '0', '1', '100%']);
     expect(await texts(page, 'tr[data-target="resolution.urgent"] td')).toEqual(['Resolution', 'urgent', '0', '0', '2', '—']);
     expect(await texts(page, '.field-error')).toEqual([]);
-    expect(await unlabelled(page, 'main')).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshotForDocs(page, 'console-sla.png', { fullPage: true });
     await closeChecked(page);
   }, TEST_MS);
@@ -218,7 +177,7 @@ describe('clocks in the console', () => {
     const page = await openConsole(chromium.browser, app.baseUrl, key, '#/sla/queue');
     await page.waitForSelector('[data-testid=sla-queue]');
     expect(await texts(page, `tr[data-ticket-id="${ticketId}"] td`)).toEqual(expect.arrayContaining(['Checkout is down', 'First reply', 'active', 'urgent']));
-    expect(await unlabelled(page, 'main')).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.click(`tr[data-ticket-id="${ticketId}"] a`);
     await page.waitForSelector('[data-testid=sla-clocks] tr[data-metric=first_reply]');
     expect(await hashOf(page)).toBe(`#/tickets/${ticketId}`);
@@ -226,7 +185,7 @@ describe('clocks in the console', () => {
     expect(await texts(page, '[data-testid=sla-clocks] a')).toEqual(['Urgent within the hour']);
     const [left] = await texts(page, '[data-testid=sla-clocks] [data-testid=time-left]');
     expect(left).toMatch(/^(59|60) min left$|^1 h left$/);
-    expect(await unlabelled(page, '[data-testid=sla-clocks]')).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // Answered: the clock is met, and leaves the queue.
     expectStatus(await api.post(`/api/v1/tickets/${ticketId}/replies`, { authorId: 'agent-1', body: 'Looking now.' }), 201);
