@@ -50,12 +50,18 @@ export type ClaimedEvent = {
 type ClaimedRow = { id: string; workspace_id: string; type: EventType; ticket_id: string | null; created_at: string | Date; payload: Record<string, unknown> | null; listened: boolean; clocked: boolean; later: boolean };
 
 /**
- * Delivers outbox events to the workflows they trigger. In one transaction it claims a batch
- * of undelivered events (FOR UPDATE SKIP LOCKED, so several relays share the work), creates
- * one pending execution per matching active workflow (unless the loop guard stops it) and
- * marks the events delivered, and records customer replies for the ticket's open runs
- * (signalled by ReplySignals); after the commit it starts the runs. Events nothing listens to
- * (most of those an automation's own actions write) are marked delivered by the claim itself.
+ * Delivers outbox events to what follows them. In one transaction it claims a batch of
+ * undelivered events (FOR UPDATE SKIP LOCKED, so several relays share the work; an event that
+ * moves SLA clocks waits while an older event of its ticket is another relay's) and hands them to:
+ * - the search documents of tickets whose text changed (src/tickets/search-index.ts);
+ * - the SLA clocks of governed tickets (src/sla/clocks.ts; SlaTimers signals their timers);
+ * - the runs they trigger: one pending execution per matching active workflow, unless the loop
+ *   guard stops it, and customer replies recorded for the ticket's open runs (ReplySignals
+ *   signals them);
+ * - the AI owner's wake-ups (src/ai/wakeups.ts; OwnerWakeups starts them).
+ * All of it commits with the events marked delivered; after the commit it starts the runs.
+ * Events nothing listens to (most of those an automation's own actions write) are marked
+ * delivered by the claim itself.
  */
 export class EventDelivery {
   readonly metrics: RelayMetrics;
