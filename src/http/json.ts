@@ -10,6 +10,21 @@ export const MAX_JSON_DEPTH = 64;
  */
 const UNSTORABLE = /[\u0000\p{Cs}]/u;
 
+/** What a string of text PostgreSQL cannot store is told, wherever it was sent. */
+export const UNSTORABLE_TEXT = 'Text must be valid Unicode without NUL (U+0000) characters.';
+
+/**
+ * The first query parameter with a value PostgreSQL cannot store (`?q=a%00b`), named as the
+ * body's fields are: checked for every query before its schema, as bodyProblem is for bodies.
+ */
+export function queryProblem(query: Record<string, unknown>): ErrorDetail | null {
+  for (const [name, given] of Object.entries(query)) {
+    const values = Array.isArray(given) ? given : [given];
+    if (UNSTORABLE.test(name) || values.some((v) => typeof v === 'string' && UNSTORABLE.test(v))) return { path: name, message: UNSTORABLE_TEXT };
+  }
+  return null;
+}
+
 /**
  * docs/contract.md §1: a body must be sent as `application/json`. Other media types, JSON-based ones
  * such as `application/merge-patch+json` included, and any charset but UTF-8 are a 415.
@@ -48,7 +63,7 @@ export function bodyProblem(body: object): ErrorDetail | null {
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
     if (typeof value === 'string') {
-      if (UNSTORABLE.test(value)) return { path: path || '(body)', message: 'Text must be valid Unicode without NUL (U+0000) characters.' };
+      if (UNSTORABLE.test(value)) return { path: path || '(body)', message: UNSTORABLE_TEXT };
       continue;
     }
     if (value === null || typeof value !== 'object') continue;

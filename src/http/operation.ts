@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
-import type { ErrorCode } from '../errors.ts';
+import { validationFailed, type ErrorCode } from '../errors.ts';
+import { queryProblem } from './json.ts';
 import { validate, type ListPaths } from './validate.ts';
 
 /**
@@ -76,7 +77,13 @@ export function operation<S extends OperationSpec>(spec: S): Middleware & Operat
   describedRoute[OPERATION] = spec;
   const reads: Record<string, (ctx: { query?: unknown; request?: { body?: unknown } }) => unknown> = {};
   const { query, body } = spec;
-  if (query) reads.query = (ctx) => validate(query, ctx.query, '', 'dotted', 'query parameter');
+  if (query) {
+    reads.query = (ctx) => {
+      const problem = queryProblem((ctx.query ?? {}) as Record<string, unknown>);
+      if (problem) throw validationFailed([problem]);
+      return validate(query, ctx.query, '', 'dotted', 'query parameter');
+    };
+  }
   if (body) reads.body = (ctx) => validate(body, ctx.request?.body, '', spec.listPaths);
   return Object.assign(describedRoute, reads) as Middleware & OperationInput<S>;
 }

@@ -135,7 +135,7 @@ describe('random query strings never produce a 5xx', () => {
 
   it('GET /api/v1/tickets', async () => {
     await fc.assert(
-      fc.asyncProperty(query(['page', 'per_page', 'status', 'workspace_id']), async (qs) => {
+      fc.asyncProperty(query(['page', 'per_page', 'status', 'workspace_id', 'q', 'customer_email', 'assigned_to', 'priority', 'tag', 'source', 'sort']), async (qs) => {
         expectWellFormed(await api.get(`/api/v1/tickets?${qs}`), (b) => {
           expect(keysOf(b)).toEqual(['data', 'pagination']);
           expect(b.data.length).toBeLessThanOrEqual(b.pagination.perPage);
@@ -152,6 +152,22 @@ describe('random query strings never produce a 5xx', () => {
         expectWellFormed(await api.get(`/api/v1/tickets/${ticketId}/messages?${qs}`), (b) => {
           expect(keysOf(b)).toEqual(['data', 'total', 'truncated']);
           expect(typeof b.truncated).toBe('boolean');
+        });
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it.each([
+    ['/api/knowledge/search', ['q', 'language', 'limit'], 'results'],
+    ['/api/approvals', ['status', 'approver', 'limit', 'before'], 'approvals'],
+    ['/api/sla/tickets', ['status', 'metric', 'limit', 'before'], 'data'],
+  ])('GET %s', async (path, keys, list) => {
+    await fc.assert(
+      fc.asyncProperty(query(keys), async (qs) => {
+        expectWellFormed(await api.get(`${path}?${qs}`), (b) => {
+          expect(keysOf(b)).toEqual([list]);
+          expect(Array.isArray(b[list])).toBe(true);
         });
       }),
       { numRuns: NUM_RUNS },
