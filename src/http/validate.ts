@@ -41,7 +41,8 @@ export function toDetails(error: z.ZodError, where = '', paths: ListPaths = 'dot
       details.push({ path: base || '(body)', message: issue.message });
     }
   }
-  return details;
+  // Two checks of one rule (a number too large is both unsafe and over the maximum) are told once.
+  return details.filter((d, i) => details.findIndex((e) => e.path === d.path && e.message === d.message) === i);
 }
 
 /** A string of `min`..`max` code points; `nonBlank` refuses whitespace-only text. */

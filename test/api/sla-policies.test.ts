@@ -84,6 +84,9 @@ describe('POST /api/sla-policies', () => {
     ];
     const own = await freshApi();
     for (const [body, path, message] of cases) expectValidation(await own.post('/api/sla-policies', body), path, message);
+    // A number past the safe integers breaks two checks of one rule: it is told once.
+    const huge = await own.post('/api/sla-policies', policy({ targets: [{ ...urgentFirstReply, seconds: 1e20 }] }));
+    expect(huge.body.error.details).toEqual([{ path: 'targets[0].seconds', message: 'seconds must be a whole number of seconds from 1 to 31536000.' }]);
     expect((await own.get('/api/sla-policies')).body.policies).toEqual([]);
   });
 
