@@ -91,6 +91,24 @@ describe('the AI owner on the ticket page', () => {
     await closeChecked(page);
   });
 
+  it('shows a draft written after the customer\'s message, though the draft changes nothing the feed reports', { timeout: TEST_MS }, async () => {
+    const { ws, api } = await newWorkspace(app, [{ userId: 'agent-7' }]);
+    const ticketId = await openTicket(api, { subject: 'Router keeps rebooting', body: 'It reboots every hour.' });
+    expectStatus(await api.patch(`/api/v1/tickets/${ticketId}`, { assignedTo: 'ai' }), 200);
+    const page = await openConsole(chromium.browser, app.baseUrl, ws.key, `#/tickets/${ticketId}`);
+    await waitForText(page, '[data-testid=no-ai-turns]', 'The AI owner holds this ticket and has not answered it yet.');
+    await page.waitForSelector('[data-feed=live]');
+
+    // The customer writes; the owner's draft is written a moment later, with no event of its own.
+    expectStatus(await api.post(`/api/v1/tickets/${ticketId}/messages`, { body: 'Now it reboots every ten minutes.', senderEmail: 'customer@example.com' }), 201);
+    await waitForText(page, '[data-testid=messages]', 'Now it reboots every ten minutes.');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await insertTurn(ticketId, 0, { action: 'draft', body: 'Please try a firmware update.' });
+    await waitForText(page, '[data-testid=draft-body]', 'Please try a firmware update.');
+    expect(await turnActions(page)).toEqual(['drafted a reply']);
+    await closeChecked(page);
+  });
+
   it('offers only the dry run on a ticket the owner never handled, and says why it would not act', { timeout: TEST_MS }, async () => {
     const { ws, api } = await newWorkspace(app, [{ userId: 'agent-7' }]);
     const ticketId = await openTicket(api, { subject: 'Invoice question' });

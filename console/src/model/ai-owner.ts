@@ -94,6 +94,21 @@ function refusalText(error: unknown): string {
 export const rereadsTurns = (event: Pick<LiveEvent, 'type' | 'ticketId'>, ticketId: string): boolean =>
   event.ticketId === ticketId && (event.type === 'message.added' || event.type === 'ticket.updated');
 
+/**
+ * A turn may follow this event without another event of its own: a draft changes nothing on
+ * the ticket, so the feed says nothing of it. After a customer's message to a ticket the owner
+ * holds, or the ticket given to it while an answer is owed (open or escalated), the turns are
+ * read again at OWNER_TURN_CHECKS_MS until a new one shows.
+ */
+export const awaitsOwnerTurn = (event: Pick<LiveEvent, 'type' | 'ticketId' | 'ticket' | 'message'>, ticketId: string): boolean =>
+  event.ticketId === ticketId &&
+  event.ticket.assignedTo === 'ai' &&
+  ((event.type === 'message.added' && event.message?.direction === 'inbound') ||
+    (event.type === 'ticket.updated' && (event.ticket.status === 'open' || event.ticket.status === 'escalated')));
+
+/** The delays of those reads, one after the other: the owner answers within seconds, or within half a minute through a slow model. */
+export const OWNER_TURN_CHECKS_MS = [1_000, 2_000, 4_000, 8_000, 15_000] as const;
+
 /** Whether the page shows the owner's turns: it handled the ticket, or holds it now. */
 export const showsTurns = (turns: AiTurn[] | null, assignedTo: string | null): boolean => (turns !== null && turns.length > 0) || assignedTo === 'ai';
 

@@ -2,7 +2,7 @@
 // first, what each says, the draft an agent may send, the events that read them again, and the
 // dry run's answer.
 import { describe, expect, it } from 'vitest';
-import { ApiError, type AiDryRun, type AiTurn } from '../../../console/src/api-types.ts';
+import { ApiError, type AiDryRun, type AiTurn, type Message, type Ticket } from '../../../console/src/api-types.ts';
 import {
   actionWords,
   aiOwnerReducer,
@@ -10,6 +10,7 @@ import {
   dryRunHeadline,
   initialAiOwner,
   modelWords,
+  awaitsOwnerTurn,
   rereadsTurns,
   sendable,
   showsTurns,
@@ -65,6 +66,20 @@ describe('the AI owner on a ticket page', () => {
     expect(rereadsTurns({ type: 'ticket.updated', ticketId: 't1' }, 't1')).toBe(true);
     expect(rereadsTurns({ type: 'note.added', ticketId: 't1' }, 't1')).toBe(false);
     expect(rereadsTurns({ type: 'message.added', ticketId: 't2' }, 't1')).toBe(false);
+  });
+
+  it('awaits the owner\'s turn after a customer\'s message to a ticket it holds, or the ticket given to it while an answer is owed', () => {
+    const ticket = (assignedTo: string | null, status: Ticket['status'] = 'open') => ({ assignedTo, status }) as Ticket;
+    const message = (direction: Message['direction']) => ({ direction }) as Message;
+    expect(awaitsOwnerTurn({ type: 'message.added', ticketId: 't1', ticket: ticket('ai'), message: message('inbound') }, 't1')).toBe(true);
+    expect(awaitsOwnerTurn({ type: 'ticket.updated', ticketId: 't1', ticket: ticket('ai') }, 't1')).toBe(true);
+    expect(awaitsOwnerTurn({ type: 'ticket.updated', ticketId: 't1', ticket: ticket('ai', 'escalated') }, 't1')).toBe(true);
+    // Its own reply (outbound, the ticket then pending), a person holding it, another ticket, a note.
+    expect(awaitsOwnerTurn({ type: 'message.added', ticketId: 't1', ticket: ticket('ai'), message: message('outbound') }, 't1')).toBe(false);
+    expect(awaitsOwnerTurn({ type: 'ticket.updated', ticketId: 't1', ticket: ticket('ai', 'pending') }, 't1')).toBe(false);
+    expect(awaitsOwnerTurn({ type: 'message.added', ticketId: 't1', ticket: ticket('agent-7'), message: message('inbound') }, 't1')).toBe(false);
+    expect(awaitsOwnerTurn({ type: 'message.added', ticketId: 't2', ticket: ticket('ai'), message: message('inbound') }, 't1')).toBe(false);
+    expect(awaitsOwnerTurn({ type: 'note.added', ticketId: 't1', ticket: ticket('ai') }, 't1')).toBe(false);
   });
 
   it('lets an agent who said who they are send a waiting draft, once', () => {

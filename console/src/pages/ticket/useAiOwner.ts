@@ -1,10 +1,11 @@
 // The AI owner's part of a ticket's page wired to the API and the live feed: its turns, read
-// again when the feed says the ticket changed (a reply, a hand-off), the titles of the articles
+// again when the feed says the ticket changed (a reply, a hand-off) and, for a while, when a
+// turn is due that no event would announce (a draft), the titles of the articles
 // they cite, sending a waiting draft as the agent of the tab, and the dry run. The state is
 // console/src/model/ai-owner.ts.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { api, ApiError } from '../../api.ts';
-import { aiOwnerReducer, initialAiOwner, rereadsTurns, unknownCitations } from '../../model/ai-owner.ts';
+import { aiOwnerReducer, awaitsOwnerTurn, initialAiOwner, OWNER_TURN_CHECKS_MS, rereadsTurns, unknownCitations } from '../../model/ai-owner.ts';
 import type { LiveEvent } from '../../model/live.ts';
 import { useLive } from '../../ui/live.tsx';
 
@@ -12,23 +13,53 @@ export function useAiOwner(ticketId: string) {
   const [state, dispatch] = useReducer(aiOwnerReducer, undefined, initialAiOwner);
 
   // Only the latest read is kept: an answer to an older one that arrives late is dropped.
+  // Each read answers how many turns it found (null when it failed or was overtaken).
   const reads = useRef(0);
-  const readTurns = useCallback(async () => {
+  const readTurns = useCallback(async (): Promise<number | null> => {
     const read = ++reads.current;
     try {
       const turns = await api.aiTurns(ticketId);
-      if (read === reads.current) dispatch({ type: 'turnsLoaded', turns });
+      if (read !== reads.current) return null;
+      dispatch({ type: 'turnsLoaded', turns });
+      return turns.length;
     } catch (err) {
       if (read === reads.current) dispatch({ type: 'turnsFailed', error: err });
+      return null;
     }
   }, [ticketId]);
   useEffect(() => void readTurns(), [readTurns]);
 
+  // The owner's next turn, awaited after the events that call for one (awaitsOwnerTurn).
+  const known = useRef(0);
+  known.current = state.turns?.length ?? 0;
+  const awaiting = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const stopAwaiting = () => {
+    if (awaiting.current !== null) clearTimeout(awaiting.current);
+    awaiting.current = null;
+  };
+  useEffect(() => stopAwaiting, [ticketId]);
+  const awaitTurn = useCallback(
+    (before: number) => {
+      stopAwaiting();
+      const check = (i: number) => {
+        if (i >= OWNER_TURN_CHECKS_MS.length) return;
+        awaiting.current = setTimeout(() => {
+          void readTurns().then((found) => {
+            if (found === null || found <= before) check(i + 1);
+          });
+        }, OWNER_TURN_CHECKS_MS[i]);
+      };
+      check(0);
+    },
+    [readTurns],
+  );
+
   const onEvent = useCallback(
     (event: LiveEvent) => {
+      if (awaitsOwnerTurn(event, ticketId)) awaitTurn(known.current);
       if (rereadsTurns(event, ticketId)) void readTurns();
     },
-    [ticketId, readTurns],
+    [ticketId, readTurns, awaitTurn],
   );
   useLive(onEvent, readTurns);
 
