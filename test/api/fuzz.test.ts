@@ -104,6 +104,48 @@ describe('random request bodies never produce a 5xx', () => {
     );
   });
 
+  describe('the desk\'s other write endpoints', () => {
+    const METRIC = fc.constantFrom('first_reply', 'next_reply', 'resolution', 'first_response');
+    const target = fc.record(
+      { metric: METRIC, priority: PRIORITY, seconds: fc.oneof(fc.integer(), fc.double(), value), warnBeforeSeconds: fc.oneof(fc.integer(), value) },
+      { requiredKeys: [] },
+    );
+    const condition = fc.record(
+      { field: fc.constantFrom('ticket.tags', 'ticket.priority', 'ticket.subject', 'message.body', 'tags'), operator: fc.constantFrom('contains', 'equals', 'in', 'changed_to', 'x'), value },
+      { requiredKeys: [] },
+    );
+    const match = fc.oneof(condition, fc.record({ match: fc.constantFrom('all', 'any', 'none'), conditions: fc.array(condition, { maxLength: 3 }) }), value);
+    const policyFields = ['name', 'description', 'isActive', 'position', 'match', 'calendarId', 'targets', 'pauseOn'];
+    const policyPlausible = { targets: fc.array(target, { maxLength: 4 }), match, pauseOn: fc.array(STATUS, { maxLength: 3 }), position: fc.integer() };
+    const policyBase = { name: 'Fuzz', targets: [{ metric: 'first_reply', priority: 'urgent', seconds: 60 }] };
+    const cases: Array<[method: string, path: string, base: Record<string, unknown>, fields: string[], plausible: Record<string, fc.Arbitrary<unknown>>]> = [
+      ['POST', '/api/v1/tickets/:id/notes', { authorId: 'agent-1', body: 'A note' }, ['authorId', 'body'], { authorId: fc.constantFrom('agent-1', 'ai', 'stranger') }],
+      ['POST', '/api/v1/tickets/:id/tags', { tag: 'vip' }, ['tag'], { tag: fc.constantFrom('vip', ' vip ', 'x'.repeat(101)) }],
+      ['POST', '/api/sla-policies', policyBase, policyFields, policyPlausible],
+      ['POST', '/api/sla-policies/backtest', { policy: policyBase, days: 7 }, ['policy', 'days'], { policy: fc.oneof(fc.constant(policyBase), objectWith(policyFields, policyPlausible)), days: fc.integer() }],
+      ['POST', '/api/knowledge', { title: 'Fuzz', body: 'Fuzz body' }, ['title', 'body', 'language', 'tags'], { language: fc.constantFrom('en', 'de', 'EN', 'xx'), tags: fc.array(text, { maxLength: 3 }) }],
+      [
+        'PATCH',
+        '/api/ai',
+        { instructions: 'Be brief.' },
+        ['enabled', 'model', 'instructions', 'handoffTo', 'minScore', 'maxRepliesPerTicket', 'autoSend', 'senderName'],
+        {
+          model: fc.oneof(fc.record({ baseUrl: fc.constantFrom('https://api.example.com/v1', 'http://127.0.0.1:1/v1', 'ftp://x', ''), model: text, apiKey: text }, { requiredKeys: [] }), value),
+          minScore: fc.oneof(fc.double(), value),
+          handoffTo: fc.constantFrom('agent-1', 'stranger', null),
+        },
+      ],
+    ];
+    it.each(cases)('%s %s', async (method, path, base, fields, plausible) => {
+      await fc.assert(
+        fc.asyncProperty(body(base, fields, plausible), async (payload) => {
+          expectWellFormed(await sendJson(api, method, path.replace(':id', ticketId), payload), () => {});
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    });
+  });
+
   it('raw text sent as JSON to every write endpoint', async () => {
     const paths = [
       ['POST', '/api/v1/tickets'],
