@@ -7,6 +7,7 @@ import { keyCommands } from './key.ts';
 import { mailboxCommands } from './mailbox.ts';
 import { memberCommands } from './member.ts';
 import { runEntry, sentence, type Resources } from './process.ts';
+import { searchCommands } from './search.ts';
 import { workspaceCommands } from './workspace.ts';
 
 /**
@@ -16,7 +17,7 @@ import { workspaceCommands } from './workspace.ts';
  * The database modules load only once a command is about to run, so help and usage errors
  * answer at once.
  */
-const GROUPS: CommandGroup[] = [workspaceCommands, keyCommands, memberCommands, mailboxCommands];
+const GROUPS: CommandGroup[] = [workspaceCommands, keyCommands, memberCommands, mailboxCommands, searchCommands];
 
 const COMMON_OPTIONS = {
   json: { type: 'boolean' },
@@ -136,6 +137,10 @@ async function main(resources: Resources): Promise<void> {
     mailboxes: async () => {
       const [{ MailboxService }, { secretsFor }] = await Promise.all([import('../mail/mailboxes.ts'), import('../mail/secrets.ts')]);
       return new MailboxService(orm.em.fork(), { secrets: secretsFor(config) });
+    },
+    searchDocuments: async () => {
+      const { rebuildStaleSearchDocuments } = await import('../tickets/search-index.ts');
+      return (workspaceId) => rebuildStaleSearchDocuments(orm.em.fork(), { workspaceId });
     },
   });
   print(outcome, invocation.json);

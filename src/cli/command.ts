@@ -26,6 +26,8 @@ export type CommandServices = {
   workspaces: WorkspaceService;
   /** Loaded only by the mailbox commands: the IMAP and SMTP libraries take a while to load. */
   mailboxes?: () => Promise<MailboxService>;
+  /** `search rebuild`: rebuilds the stale search documents of a workspace's tickets, or of all. */
+  searchDocuments?: () => Promise<(workspaceId?: string) => Promise<{ checked: number; rebuilt: number }>>;
 };
 
 export type Command = {

@@ -73,6 +73,37 @@ export async function rebuildSearchDocuments(em: EntityManager, ticketIds: strin
 }
 
 /**
+ * Rebuilds every stale document (`npm run admin -- search rebuild`): a ticket without one, or
+ * whose document is older than its newest message, as after a restore of the database or events
+ * a worker of an older release delivered (docs/operations.md, "Upgrading Deskflow"). Walks the
+ * tickets (of one workspace, or all) in id order, `batch` at a time, each batch one read and at
+ * most one rebuild, so that it runs beside a working desk. Answers how many it looked at and
+ * how many it rebuilt.
+ */
+export async function rebuildStaleSearchDocuments(em: EntityManager, opts: { workspaceId?: string; batch?: number } = {}): Promise<{ checked: number; rebuilt: number }> {
+  const batch = opts.batch ?? 1_000;
+  let after = '00000000-0000-0000-0000-000000000000';
+  let checked = 0;
+  let rebuilt = 0;
+  for (;;) {
+    const rows = await sql<{ id: string; stale: boolean }>(
+      em,
+      `select t."id", s."ticket_id" is null or s."message_seq" < t."message_seq" as "stale"
+         from "tickets" t left join "ticket_search" s on s."ticket_id" = t."id"
+        where t."id" > $1${opts.workspaceId ? ' and t."workspace_id" = $3' : ''}
+        order by t."id" limit $2`,
+      opts.workspaceId ? [after, batch, opts.workspaceId] : [after, batch],
+    );
+    if (rows.length === 0) return { checked, rebuilt };
+    const stale = rows.filter((r) => r.stale).map((r) => r.id);
+    await rebuildSearchDocuments(em, stale);
+    checked += rows.length;
+    rebuilt += stale.length;
+    after = rows[rows.length - 1].id;
+  }
+}
+
+/**
  * WITH clauses that find the workspace's tickets matching a search, as `search_found`
  * (`ticket_id`, `created_at`, `rank`), with the query as `search_query`: through the stored
  * documents (GIN), except for tickets whose text-changing events are not yet delivered, whose
