@@ -187,11 +187,20 @@ describe('clocks in the console', () => {
     expect(left).toMatch(/^(59|60) min left$|^1 h left$/);
     expect(await axeViolations(page)).toEqual([]);
 
-    // Answered: the clock is met, and leaves the queue.
+    // Answered elsewhere: the page shows the clock met, through the feed, with no reload.
     expectStatus(await api.post(`/api/v1/tickets/${ticketId}/replies`, { authorId: 'agent-1', body: 'Looking now.' }), 201);
-    await slaWhen(api, ticketId, (sla) => targetOf(sla, 'first_reply')?.status === 'fulfilled');
-    await page.click('[data-testid=sla-clocks] h2 button');
     await waitForText(page, '[data-testid=sla-clocks] tr[data-metric=first_reply] .badge', 'fulfilled');
+    await closeChecked(page);
+  }, TEST_MS);
+
+  it('turns a clock breached on the page at its due time, with nothing else happening', async () => {
+    const { key, api } = await workspace();
+    await createPolicy(api, { name: 'Within seconds', targets: [{ metric: 'first_reply', priority: 'urgent', seconds: 4 }] });
+    const ticketId = await urgentTicket(api, 'Payments fail');
+    await slaWhen(api, ticketId, (sla) => targetOf(sla, 'first_reply')?.status === 'active');
+    const page = await openConsole(chromium.browser, app.baseUrl, key, `#/tickets/${ticketId}`);
+    await waitForText(page, '[data-testid=sla-clocks] tr[data-metric=first_reply] .badge', 'active');
+    await waitForText(page, '[data-testid=sla-clocks] tr[data-metric=first_reply] .badge', 'breached');
     await closeChecked(page);
   }, TEST_MS);
 

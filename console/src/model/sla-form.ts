@@ -5,6 +5,7 @@
 // reordering of the policies (their `position`) and the time left on a clock. Pure; unit-tested
 // in test/unit/console.
 
+import type { TicketSla } from '../api-types.ts';
 import type { Issue, FieldIssue } from './issues.ts';
 
 export const SLA_METRICS = ['first_reply', 'next_reply', 'resolution'] as const;
@@ -198,6 +199,16 @@ export function shortDuration(ms: number): string {
   const m = Math.floor((s % 3600) / 60);
   const parts = d ? [`${d} d`, h && `${h} h`] : h ? [`${h} h`, m && `${m} min`] : m ? [`${m} min`] : [`${s} s`];
   return parts.filter(Boolean).join(' ');
+}
+
+/**
+ * When a ticket's clocks next change of themselves, as the server will say: the nearest due
+ * time still ahead of `now` of a target that runs (active turns breached then), in ms since the
+ * epoch, or null. The ticket's page reads them again just after it.
+ */
+export function nextClockChange(sla: TicketSla | undefined, now: number): number | null {
+  const ahead = (sla?.targets ?? []).flatMap((t) => (t.status === 'active' && t.dueAt && Date.parse(t.dueAt) > now ? [Date.parse(t.dueAt)] : []));
+  return ahead.length > 0 ? Math.min(...ahead) : null;
 }
 
 /** How a clock due at `dueAt` stands at `now`: `1 h 5 min left` or `20 min overdue`. */

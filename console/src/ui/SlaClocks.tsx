@@ -1,12 +1,22 @@
 // A ticket's service-level clocks (GET /api/v1/tickets/:id/sla), self-contained: give it a
 // ticket id and it reads and shows each clock: its metric, status, due time and the time left
-// or overdue, and how long it stood still. The time left is counted again every 15 seconds.
-import { useCallback, useEffect, useState } from 'react';
+// or overdue, and how long it stood still. The clocks are read again when the feed brings a
+// change of the ticket (and 1.5 and 5 s later: the relay moves the clocks just after the event),
+// and just after the nearest due time, when a clock turns breached; the time left is counted
+// again every 15 seconds.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type TicketSla } from '../api.ts';
+import type { LiveEvent } from '../model/live.ts';
 import { durationHint } from '../model/time.ts';
-import { METRIC_NAMES, timeLeft } from '../model/sla-form.ts';
+import { METRIC_NAMES, nextClockChange, timeLeft } from '../model/sla-form.ts';
 import { href } from '../router.ts';
 import { StatusBadge, Time } from './common.tsx';
+import { useLive } from './live.tsx';
+
+/** After a change of the ticket, the clocks are read at once and again these much later, once the relay has moved them. */
+const AFTER_RELAY_MS = [1_500, 5_000];
+/** A due time further ahead than this is looked at again then (a timer cannot wait weeks). */
+const LONGEST_WAIT_MS = 3_600_000;
 
 export function SlaClocks({ ticketId }: { ticketId: string }) {
   const [sla, setSla] = useState<TicketSla | undefined>(undefined);
@@ -27,12 +37,31 @@ export function SlaClocks({ ticketId }: { ticketId: string }) {
     return () => clearInterval(tick);
   }, [load]);
 
+  const again = useRef<Array<ReturnType<typeof setTimeout>>>([]);
+  const stopAgain = () => again.current.splice(0).forEach(clearTimeout);
+  useEffect(() => stopAgain, []);
+  const onEvent = useCallback(
+    (event: LiveEvent) => {
+      if (event.ticketId !== ticketId || event.type === 'note.added') return;
+      void load();
+      stopAgain();
+      again.current = AFTER_RELAY_MS.map((ms) => setTimeout(() => void load(), ms));
+    },
+    [ticketId, load],
+  );
+  useLive(onEvent, load);
+
+  // Just after the nearest due time, the server says the clock breached.
+  useEffect(() => {
+    const next = nextClockChange(sla, Date.now());
+    if (next === null) return;
+    const timer = setTimeout(() => void load(), Math.min(next - Date.now() + 500, LONGEST_WAIT_MS));
+    return () => clearTimeout(timer);
+  }, [sla, load]);
+
   return (
     <section className="sla-clocks" aria-label="Service levels" data-testid="sla-clocks">
-      <h2>
-        Service levels{' '}
-        <button type="button" className="link small" onClick={() => void load()}>refresh</button>
-      </h2>
+      <h2>Service levels</h2>
       {error ? (
         <p className="error-text small" role="alert">The clocks could not be read: {error instanceof Error ? error.message : String(error)}</p>
       ) : sla === undefined ? (

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cellKey,
   newSlaForm,
+  nextClockChange,
   placeSlaIssues,
   reorderPatches,
   shortDuration,
@@ -145,5 +146,16 @@ describe('time left on a clock', () => {
     expect(timeLeft('2026-03-09T08:00:00Z', now)).toEqual({ text: '0 s overdue', overdue: true });
     expect(shortDuration(45_000)).toBe('45 s');
     expect(shortDuration(2 * 3600_000)).toBe('2 h');
+  });
+
+  it('knows when the clocks next change of themselves: the nearest due time ahead of a running target', () => {
+    const target = (metric: 'first_reply' | 'next_reply' | 'resolution', status: 'active' | 'paused' | 'fulfilled' | 'breached', dueAt: string | null) =>
+      ({ metric, status, dueAt, startedAt: '2026-03-09T07:00:00Z', warnAt: null, pausedSeconds: 0, fulfilledAt: null, breachedAt: null }) as const;
+    const sla = (...targets: ReturnType<typeof target>[]) => ({ policyId: 'p', policyName: 'P', targets });
+    expect(nextClockChange(sla(target('first_reply', 'active', '2026-03-09T09:00:00Z'), target('resolution', 'active', '2026-03-09T08:30:00Z')), now)).toBe(Date.parse('2026-03-09T08:30:00Z'));
+    // Past due, paused, met or already breached: nothing ahead.
+    expect(nextClockChange(sla(target('first_reply', 'active', '2026-03-09T07:59:00Z'), target('resolution', 'paused', null), target('next_reply', 'breached', '2026-03-09T09:00:00Z')), now)).toBeNull();
+    expect(nextClockChange(null, now)).toBeNull();
+    expect(nextClockChange(undefined, now)).toBeNull();
   });
 });

@@ -43,7 +43,6 @@ export function TicketPage({ ticketId }: { ticketId: string }) {
       <p className="muted">
         <span className="user-text">{ticket.customerName ?? ''}</span> &lt;<span className="user-text">{ticket.customerEmail}</span>&gt; · via {ticket.source} · opened <Time at={ticket.createdAt} /> · <a href={href.inbox()}>back to the inbox</a>
       </p>
-      <SlaClocks ticketId={ticket.id} />
       <TicketControls ticket={ticket} members={members} me={me} onUpdate={model.update} onAddTag={model.addTag} onRemoveTag={model.removeTag} />
       <ErrorBanner error={model.error} onClose={model.dismissError} />
       <div className="two-columns">
@@ -62,6 +61,7 @@ export function TicketPage({ ticketId }: { ticketId: string }) {
           <Composer mode={mode} onMode={setMode} me={me} textRef={text} onSend={(m, body) => model.send(m, me!, body)} />
         </div>
         <div>
+          <SlaClocks ticketId={ticket.id} />
           <h2>Automation runs</h2>
           <Runs runs={model.runs} more={model.moreRuns} names={model.workflowNames} onOlder={() => void model.olderRuns()} />
           <AiOwner ticketId={ticket.id} assignedTo={ticket.assignedTo} me={me} />
