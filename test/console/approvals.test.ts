@@ -11,7 +11,7 @@ import { refundApproval, triggerNode } from '../helpers/graphs.ts';
 import { eventually } from '../helpers/poll.ts';
 import { addArticle, PASSWORD_ARTICLE, setOwner, ticketForAi, turnsAfter } from '../helpers/ai.ts';
 
-const app = useEngineApp();
+const app = useEngineApp({ feed: true });
 const chromium = useChromium();
 const TEST_MS = 4 * UI_TIMEOUT_MS;
 const PEOPLE = [{ userId: 'dana' }, { userId: 'lee', role: 'admin' as const }, { userId: 'kim' }];
@@ -51,6 +51,7 @@ describe('approvals in the console', () => {
     const page = await openConsole(chromium.browser, app.baseUrl, ws.key, '#/approvals');
     const card = `[data-testid=pending-approvals] [data-approval-id="${asked.id}"]`;
     await page.waitForSelector(card);
+    await page.waitForSelector('[data-feed=live]');
     expect(await texts(page, `${card} .question`)).toEqual(['Refund 240 EUR on "Charged twice for March"?']);
     await waitForText(page, card, 'Charged twice for March');
     expect(await texts(page, `${card} [data-testid=asked-by]`)).toEqual(['Refunds over 100 EUR']);
