@@ -28,8 +28,26 @@ async function main(): Promise<void> {
   const mode = parseMode(process.argv[2]);
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  // npm start runs the embedded PostgreSQL and the dev server of its data directory: one per
-  // directory, refused before anything is touched. (start:api and start:worker share one.)
+  await prepareProcess(mode, config, logger);
+  const shutdown = listenForShutdown(config, logger);
+  try {
+    await startParts(mode, config, logger, shutdown);
+  } catch (err) {
+    // A signal during start: the shutdown under way stops what started, and says so.
+    if (err instanceof ShuttingDown || shutdown.stopping) return;
+    const message = err instanceof Error ? err.message : String(err);
+    console.error(`Deskflow could not start: ${message}`);
+    await shutdown.run('start failure', 1);
+  }
+}
+
+/**
+ * What must hold before anything starts, else the process exits with a message: npm start runs
+ * the embedded PostgreSQL and the dev server of its data directory, one per directory (start:api
+ * and start:worker share one); and the Temporal SDK's runtime is set once per process, before the
+ * dev server or the worker touch the SDK.
+ */
+async function prepareProcess(mode: Mode, config: Config, logger: Logger): Promise<void> {
   if (mode === 'all' && (!config.databaseUrl || !config.temporal.address)) {
     try {
       claimDataDir(config.dataDir);
@@ -38,19 +56,20 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   }
-  // Before anything touches the Temporal SDK (the dev server, the worker): its runtime is set once per process.
-  if (mode !== 'api') {
-    const { installTemporalRuntime } = await import('../temporal/runtime.ts');
-    try {
-      installTemporalRuntime({ logger, metricsAddress: config.temporal.metricsAddress });
-    } catch (err) {
-      // A taken TEMPORAL_METRICS_PORT, before anything has started.
-      console.error(`Deskflow could not start: ${err instanceof Error ? err.message : String(err)} (TEMPORAL_METRICS_PORT ${config.temporal.metricsAddress})`);
-      process.exit(1);
-    }
-    if (config.temporal.metricsAddress) logger.info('temporal worker metrics served', { address: `http://${config.temporal.metricsAddress}/metrics` });
+  if (mode === 'api') return;
+  const { installTemporalRuntime } = await import('../temporal/runtime.ts');
+  try {
+    installTemporalRuntime({ logger, metricsAddress: config.temporal.metricsAddress });
+  } catch (err) {
+    // A taken TEMPORAL_METRICS_PORT, before anything has started.
+    console.error(`Deskflow could not start: ${err instanceof Error ? err.message : String(err)} (TEMPORAL_METRICS_PORT ${config.temporal.metricsAddress})`);
+    process.exit(1);
   }
-  // An API process drains before it stops: /readyz answers 503 while requests are still served.
+  if (config.temporal.metricsAddress) logger.info('temporal worker metrics served', { address: `http://${config.temporal.metricsAddress}/metrics` });
+}
+
+/** The process's shutdown, on a signal or a crash: an API process drains first (/readyz 503 while requests are still served). */
+function listenForShutdown(config: Config, logger: Logger): Shutdown {
   const shutdown = new Shutdown(logger, { drainMs: config.shutdownDrainSeconds * 1000 });
   shutdown.listen();
   // Never leave the embedded database or dev server behind on a crash.
@@ -60,80 +79,83 @@ async function main(): Promise<void> {
       void shutdown.run(event, 1);
     });
   }
+  return shutdown;
+}
 
-  try {
-    const database = await shutdown.start('database', () => resolveDatabase(config, logger), (db) => db.stop());
-    const orm = await shutdown.start('orm', () => openOrm({ databaseUrl: database.url, poolMax: config.dbPoolMax }), (orm) => orm.close());
-    const applied = await migrate(orm);
-    if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
+/** Starts the mode's parts in order, each registered with `shutdown` to stop in reverse: the database, Temporal, then the worker side and the API side. */
+async function startParts(mode: Mode, config: Config, logger: Logger, shutdown: Shutdown): Promise<void> {
+  const database = await shutdown.start('database', () => resolveDatabase(config, logger), (db) => db.stop());
+  const orm = await shutdown.start('orm', () => openOrm({ databaseUrl: database.url, poolMax: config.dbPoolMax }), (orm) => orm.close());
+  const applied = await migrate(orm);
+  if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
+  const { temporal, engine, schedules, namespace, namespaceLooked } = await startTemporalClient(mode, config, logger, shutdown);
 
-    const temporal = await shutdown.start('temporal dev server', () => resolveTemporal(config, mode, logger), (t) => t.stop());
-    let namespace: NamespaceReadiness | undefined;
-    const connection = await shutdown.start('temporal client', () => connectTemporal(temporal.settings), async (c) => {
-      namespace?.stop();
-      await c.close();
-    });
-    const engine = new TemporalEngine(connection, { namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
-    const schedules = new TemporalSchedules(engine.client, config.temporal.taskQueue);
-    // Every run needs Deskflow's search attributes on the namespace: looked at now, added where
-    // Deskflow may (the dev server it runs, TEMPORAL_SETUP_ON_START), else reported by the log and /readyz.
-    namespace = new NamespaceReadiness({
-      connection,
-      namespace: config.temporal.namespace,
-      address: temporal.settings.address,
-      mayRegister: temporal.ownDevServer || config.temporal.setupOnStart,
+  if (mode !== 'api') {
+    const { startWorkerSide } = await import('../temporal/worker-service.ts');
+    await startWorkerSide({
+      orm,
       logger,
+      engine,
+      schedules,
+      namespace,
+      namespaceLooked,
+      temporal: temporal.settings,
+      taskQueue: config.temporal.taskQueue,
+      httpAllow: config.httpAllow,
+      dbPoolMax: config.dbPoolMax,
+      outboxRetentionDays: config.outboxRetentionDays,
+      executionRetentionDays: config.executionRetentionDays,
+      databaseUrl: database.url,
+      secrets: secretsFor(config),
+      mailPollMs: config.mail.pollMs,
+      shutdown,
+      servesApi: mode === 'all',
     });
-    const namespaceLooked = namespace.start();
-
-    if (mode !== 'api') {
-      const { startWorkerSide } = await import('../temporal/worker-service.ts');
-      await startWorkerSide({
-        orm,
-        logger,
-        engine,
-        schedules,
-        namespace,
-        namespaceLooked,
-        temporal: temporal.settings,
-        taskQueue: config.temporal.taskQueue,
-        httpAllow: config.httpAllow,
-        dbPoolMax: config.dbPoolMax,
-        outboxRetentionDays: config.outboxRetentionDays,
-        executionRetentionDays: config.executionRetentionDays,
-        databaseUrl: database.url,
-        secrets: secretsFor(config),
-        mailPollMs: config.mail.pollMs,
-        shutdown,
-        servesApi: mode === 'all',
-      });
-    }
-    if (mode !== 'worker') {
-      const { startApiSide } = await import('./api-service.ts');
-      await startApiSide({
-        orm,
-        config,
-        logger,
-        engine,
-        schedules,
-        namespace,
-        databaseUrl: database.url,
-        shutdown,
-        embedded: database.embedded,
-        // The worker shares this process: GET /metrics adds its metrics.
-        temporalMetricsAddress: mode === 'all' ? config.temporal.metricsAddress : undefined,
-        temporalUiUrl: config.temporal.uiUrl ?? temporal.uiUrl ?? undefined,
-      });
-    }
-    if (temporal.uiUrl) console.log(`Temporal Web UI: ${temporal.uiUrl}`);
-    if (database.embedded) console.log(`Embedded data in ${config.dataDir}`);
-  } catch (err) {
-    // A signal during start: the shutdown under way stops what started, and says so.
-    if (err instanceof ShuttingDown || shutdown.stopping) return;
-    const message = err instanceof Error ? err.message : String(err);
-    console.error(`Deskflow could not start: ${message}`);
-    await shutdown.run('start failure', 1);
   }
+  if (mode !== 'worker') {
+    const { startApiSide } = await import('./api-service.ts');
+    await startApiSide({
+      orm,
+      config,
+      logger,
+      engine,
+      schedules,
+      namespace,
+      databaseUrl: database.url,
+      shutdown,
+      embedded: database.embedded,
+      // The worker shares this process: GET /metrics adds its metrics.
+      temporalMetricsAddress: mode === 'all' ? config.temporal.metricsAddress : undefined,
+      temporalUiUrl: config.temporal.uiUrl ?? temporal.uiUrl ?? undefined,
+    });
+  }
+  if (temporal.uiUrl) console.log(`Temporal Web UI: ${temporal.uiUrl}`);
+  if (database.embedded) console.log(`Embedded data in ${config.dataDir}`);
+}
+
+/**
+ * Temporal as this process reaches it: the dev server npm start runs (or the configured
+ * address), a client connection, and the namespace looked at for Deskflow's search attributes,
+ * added where Deskflow may (the dev server it runs, TEMPORAL_SETUP_ON_START), else reported by
+ * the log and /readyz.
+ */
+async function startTemporalClient(mode: Mode, config: Config, logger: Logger, shutdown: Shutdown) {
+  const temporal = await shutdown.start('temporal dev server', () => resolveTemporal(config, mode, logger), (t) => t.stop());
+  let namespace: NamespaceReadiness | undefined;
+  const connection = await shutdown.start('temporal client', () => connectTemporal(temporal.settings), async (c) => {
+    namespace?.stop();
+    await c.close();
+  });
+  const engine = new TemporalEngine(connection, { namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
+  const schedules = new TemporalSchedules(engine.client, config.temporal.taskQueue);
+  namespace = new NamespaceReadiness({
+    connection,
+    namespace: config.temporal.namespace,
+    address: temporal.settings.address,
+    mayRegister: temporal.ownDevServer || config.temporal.setupOnStart,
+    logger,
+  });
+  return { temporal, engine, schedules, namespace, namespaceLooked: namespace.start() };
 }
 
 function parseMode(arg: string | undefined): Mode {
