@@ -32,18 +32,20 @@ export function useAiOwner(ticketId: string) {
   // The owner's next turn, awaited after the events that call for one (awaitsOwnerTurn).
   const known = useRef(0);
   known.current = state.turns?.length ?? 0;
-  const awaiting = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Each wait has a number: a newer wait, or leaving the page, ends the one before (its read in flight included).
+  const awaiting = useRef<{ wait: number; timer: ReturnType<typeof setTimeout> | null }>({ wait: 0, timer: null });
   const stopAwaiting = () => {
-    if (awaiting.current !== null) clearTimeout(awaiting.current);
-    awaiting.current = null;
+    if (awaiting.current.timer !== null) clearTimeout(awaiting.current.timer);
+    awaiting.current = { wait: awaiting.current.wait + 1, timer: null };
   };
   useEffect(() => stopAwaiting, [ticketId]);
   const awaitTurn = useCallback(
     (before: number) => {
       stopAwaiting();
+      const wait = awaiting.current.wait;
       const check = (i: number) => {
-        if (i >= OWNER_TURN_CHECKS_MS.length) return;
-        awaiting.current = setTimeout(() => {
+        if (i >= OWNER_TURN_CHECKS_MS.length || awaiting.current.wait !== wait) return;
+        awaiting.current.timer = setTimeout(() => {
           void readTurns().then((found) => {
             if (found === null || found <= before) check(i + 1);
           });
