@@ -9,7 +9,7 @@ export const searchCommands: CommandGroup = {
   commands: {
     rebuild: {
       usage: '[--workspace ID|NAME]',
-      summary: "Rebuild the search documents of tickets that have none or an outdated one (after a restore, or a rolling upgrade's older workers); safe to run at any time.",
+      summary: "Rebuild the search documents of tickets that have none or an outdated one (after a rolling upgrade's older workers, or a partial restore); safe to run at any time.",
       options: { workspace: { type: 'string' } },
       prepare(args) {
         const workspaceArg = optionalOption(args, 'workspace');

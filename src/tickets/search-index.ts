@@ -74,10 +74,10 @@ export async function rebuildSearchDocuments(em: EntityManager, ticketIds: strin
 
 /**
  * Rebuilds every stale document (`npm run admin -- search rebuild`): a ticket without one, or
- * whose document is older than its newest message, as after a restore of the database or events
- * a worker of an older release delivered (docs/operations.md, "Upgrading Deskflow"). Walks the
- * tickets (of one workspace, or all) in id order, `batch` at a time, each batch one read and at
- * most one rebuild, so that it runs beside a working desk. Answers how many it looked at and
+ * whose document is older than its newest message, as events a worker of an older release
+ * delivered leave them (docs/operations.md, "Upgrading Deskflow"), or a partial restore. Walks
+ * the tickets (of one workspace, or all) in id order, `batch` at a time, each batch one read and
+ * at most one rebuild, so that it runs beside a working desk. Answers how many it looked at and
  * how many it rebuilt.
  */
 export async function rebuildStaleSearchDocuments(em: EntityManager, opts: { workspaceId?: string; batch?: number } = {}): Promise<{ checked: number; rebuilt: number }> {
