@@ -46,8 +46,9 @@ export function aiTicketRoutes(): Router<AppState> {
     errors: ['forbidden', 'draft_not_waiting'],
   });
   router.post('/:id/ai/drafts/:draftId/send', send, jsonBody(MiB), async (ctx) => {
-    const { owner } = ctx.state.services;
-    await owner.turns(ctx.state.workspaceId, ctx.params.id);
+    const { owner, tickets } = ctx.state.services;
+    // An unknown ticket is a 404 before the body is looked at, as for notes.
+    await tickets.get(ctx.state.workspaceId, ctx.params.id);
     const input = send.body(ctx);
     ctx.body = { turn: await owner.sendDraft(ctx.state.workspaceId, ctx.params.id, ctx.params.draftId, input.authorId) };
   });
